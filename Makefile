@@ -1,0 +1,44 @@
+# Folio — operator interface. `make run` and `make test` work on a fresh machine: they install what is missing.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM_STAMP := node_modules/.folio-installed
+export FOLIO_ROOT := $(CURDIR)
+
+help:
+	@echo "make run            install what is missing, start Folio at http://127.0.0.1:8000 (API + worker + web app)"
+	@echo "make test           install what is missing and run every test suite (backend on SQLite and PostgreSQL, engine, web, browser)"
+	@echo "make check          format, lint, types, then tests"
+	@echo "make lint           eslint (type-aware)"
+	@echo "make typecheck      tsc --noEmit in every workspace"
+	@echo "make bench          API and job throughput figures"
+	@echo "make bench-quality  restoration benchmark over ../shared/eval/public with the baselines"
+
+# npm dependencies, reinstalled when the lock file changes. Install scripts are governed by
+# "allowScripts" in package.json (better-sqlite3 builds from source; onnxruntime-node's GPU download is off).
+$(NPM_STAMP): package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: $(NPM_STAMP)
+
+# Debian packages: Chromium for browser tests, Tesseract/poppler/OpenCV for the eval scorer.
+SYSTEM_TEST_PKGS := chromium
+install-browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_TEST_PKGS); }
+
+install-eval-tools:
+	@command -v tesseract >/dev/null && command -v pdftocairo >/dev/null && python3 -c 'import cv2, skimage' 2>/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$(grep -v '^#' ../shared/eval/tools/debian-packages.txt); }
+
+typecheck: install
+	npm run typecheck
+
+lint: install
+	npx eslint .
+
+format-check: install
+	npx prettier --check .
+
+check: format-check lint typecheck test
+
+.PHONY: help install install-browser install-eval-tools typecheck lint format-check check run test bench bench-quality

@@ -1,0 +1,3 @@
+export * from './credit-packs.js';
+export * from './limits.js';
+export * from './realtime-events.js';
