@@ -42,3 +42,26 @@ format-check: install
 check: format-check lint typecheck test
 
 .PHONY: help install install-browser install-eval-tools typecheck lint format-check check run test bench bench-quality
+
+# The web app is built once and served by the backend on the same origin.
+web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/index.html -type f 2>/dev/null)
+	npm run build -w @folio/web
+
+run: install web/dist/index.html
+	node --import tsx backend/src/main.ts
+
+# Every suite. Backend API tests run twice: on a SQLite file and on PostgreSQL (127.0.0.1:5432, database test).
+test: install install-browser
+	npm run test -w @folio/shared --if-present
+	npm run test -w @folio/engine
+	npm run test:sqlite -w @folio/backend
+	npm run test:postgres -w @folio/backend
+	npm run test -w @folio/web
+	$(MAKE) web/dist/index.html
+	npm run test -w @folio/e2e
+
+bench: install
+	npm run bench -w @folio/backend
+
+bench-quality: install install-eval-tools
+	npm run bench:quality -w @folio/engine
