@@ -1,0 +1,66 @@
+// The dashboard's API calls (spec §7), all through the app's openapi-fetch client: Bearer token, timeout,
+// 401/403 handling and error texts come from there. Uploads use upload-xhr.ts for progress events.
+import type { FileDto } from '@folio/shared';
+import type { Client } from 'openapi-fetch';
+import { getApi, unwrap } from '../../../api/client.js';
+import { fromDto, type FileItem } from '../logic/model.js';
+import type { FilesPaths, RestoreAnswer } from './paths.js';
+
+const api = (): Client<FilesPaths> => getApi() as unknown as Client<FilesPaths>;
+
+export async function listFiles(): Promise<FileItem[]> {
+  const answer = await unwrap(api().GET('/files/all'));
+  return answer.files.map((dto: FileDto) => fromDto(dto));
+}
+
+export async function downloadFile(id: string, filename: string): Promise<Blob> {
+  const blob = await unwrap(
+    api().GET('/files/download/id/{id}/{filename}', { params: { path: { id, filename } }, parseAs: 'blob' }),
+  );
+  return blob as Blob;
+}
+
+/** Card preview: a non-OK answer raises "Failed to load preview: {status}" (spec §7). */
+export async function fetchPreview(id: string, filename: string): Promise<Blob> {
+  const { data, response } = await api().GET('/files/download/id/{id}/{filename}', {
+    params: { path: { id, filename }, query: { preview: true } },
+    parseAs: 'blob',
+  });
+  if (!response.ok || !data) throw new Error(`Failed to load preview: ${response.status}`);
+  return data as Blob;
+}
+
+export async function downloadZip(fileIds: string[]): Promise<Blob> {
+  const blob = await unwrap(api().POST('/files/download', { body: { file_ids: fileIds }, parseAs: 'blob' }));
+  return blob as Blob;
+}
+
+export async function deleteFile(id: string): Promise<void> {
+  await unwrap(api().DELETE('/files/file/{id}', { params: { path: { id } } }));
+}
+
+export function startRestoration(fileId: string, filename: string): Promise<RestoreAnswer> {
+  return unwrap(
+    api().POST('/restoration/restore', {
+      body: { file_id: fileId, filename },
+      bodySerializer: (body) => {
+        const form = new FormData();
+        form.set('file_id', body.file_id);
+        form.set('filename', body.filename);
+        return form;
+      },
+    }),
+  );
+}
+
+/** Saves a blob under a file name through a temporary link. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
