@@ -1,0 +1,43 @@
+// Balance badge (pulses 400 ms when the balance drops) and the selection cost badge (red when it
+// exceeds the balance, orange otherwise).
+import { CREDITS_PULSE_MS } from '@folio/shared';
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '../../lib/store.js';
+import { selectionCostStore } from '../../stores/selection-cost.js';
+
+export function CreditsBadge({ credits }: { credits: number }) {
+  const previous = useRef(credits);
+  const [pulse, setPulse] = useState(false);
+  const cost = useStore(selectionCostStore, (c) => c);
+
+  useEffect(() => {
+    const dropped = credits < previous.current;
+    previous.current = credits;
+    if (!dropped) return;
+    setPulse(true);
+    const timer = setTimeout(() => setPulse(false), CREDITS_PULSE_MS);
+    return () => clearTimeout(timer);
+  }, [credits]);
+
+  return (
+    <span className="inline-flex items-center gap-1.5">
+      <span
+        data-testid="credits-balance"
+        data-pulse={pulse}
+        aria-label={`${credits} credits`}
+        className={`rounded-full bg-indigo-100 px-2.5 py-1 text-xs font-semibold text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200 ${pulse ? 'animate-pulse ring-2 ring-indigo-400 motion-reduce:animate-none' : ''}`}
+      >
+        {credits} credits
+      </span>
+      {cost !== null && cost > 0 ? (
+        <span
+          data-testid="selection-cost"
+          aria-label={`Selection costs ${cost} credits`}
+          className={`rounded-full px-2.5 py-1 text-xs font-semibold text-white ${cost > credits ? 'bg-red-600' : 'bg-orange-500'}`}
+        >
+          −{cost}
+        </span>
+      ) : null}
+    </span>
+  );
+}
