@@ -13,26 +13,40 @@ export async function listFiles(): Promise<FileItem[]> {
   return answer.files.map((dto: FileDto) => fromDto(dto));
 }
 
-export async function downloadFile(id: string, filename: string): Promise<Blob> {
-  const blob = await unwrap(
-    api().GET('/files/download/id/{id}/{filename}', { params: { path: { id, filename } }, parseAs: 'blob' }),
+interface RawResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** Binary answers: errors go through unwrap (spec text order), the body is read as a Blob. */
+async function blobOf(call: Promise<RawResult>): Promise<Blob> {
+  const result = await call;
+  await unwrap(Promise.resolve(result));
+  return result.response.blob();
+}
+
+export function downloadFile(id: string, filename: string): Promise<Blob> {
+  return blobOf(
+    api().GET('/files/download/id/{id}/{filename}', {
+      params: { path: { id, filename } },
+      parseAs: 'stream',
+    }),
   );
-  return blob as Blob;
 }
 
 /** Card preview: a non-OK answer raises "Failed to load preview: {status}" (spec §7). */
 export async function fetchPreview(id: string, filename: string): Promise<Blob> {
-  const { data, response } = await api().GET('/files/download/id/{id}/{filename}', {
+  const { response } = await api().GET('/files/download/id/{id}/{filename}', {
     params: { path: { id, filename }, query: { preview: true } },
-    parseAs: 'blob',
+    parseAs: 'stream',
   });
-  if (!response.ok || !data) throw new Error(`Failed to load preview: ${response.status}`);
-  return data as Blob;
+  if (!response.ok) throw new Error(`Failed to load preview: ${response.status}`);
+  return response.blob();
 }
 
-export async function downloadZip(fileIds: string[]): Promise<Blob> {
-  const blob = await unwrap(api().POST('/files/download', { body: { file_ids: fileIds }, parseAs: 'blob' }));
-  return blob as Blob;
+export function downloadZip(fileIds: string[]): Promise<Blob> {
+  return blobOf(api().POST('/files/download', { body: { file_ids: fileIds }, parseAs: 'stream' }));
 }
 
 export async function deleteFile(id: string): Promise<void> {
