@@ -1,0 +1,101 @@
+// Scale-out queue: BullMQ on Redis. Any number of worker processes on any machine consume it; a worker that
+// dies mid-job loses its lock and BullMQ hands the job to another worker (stalled-job recovery). Attempts
+// are counted on the job row by the runner, so BullMQ's own stall limit is set out of the way.
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { TIER_PRIORITY } from '@folio/shared';
+import type { JobHandler, JobQueue, QueuedJob } from './job-queue.js';
+
+const QUEUE_NAME = 'restoration';
+const TOP_PRIORITY = Math.max(...Object.values(TIER_PRIORITY));
+
+export interface BullmqQueueOptions {
+  redisUrl: string;
+  /** Redis key prefix; separate deployments (or test runs) on one Redis use different prefixes. */
+  prefix: string;
+  leaseMs: number;
+}
+
+interface Payload {
+  jobId: string;
+}
+
+/** BullMQ runs priority 1 first and larger numbers later; ours is the other way round. */
+export function bullmqPriority(priority: number): number {
+  return 1 + Math.max(0, TOP_PRIORITY - priority);
+}
+
+export class BullmqJobQueue implements JobQueue {
+  private readonly connections: Redis[] = [];
+  private readonly queue: Queue<Payload>;
+  private readonly workers: Worker<Payload>[] = [];
+  private readonly stopController = new AbortController();
+
+  constructor(private readonly options: BullmqQueueOptions) {
+    this.queue = new Queue<Payload>(QUEUE_NAME, { connection: this.connect(), prefix: options.prefix });
+  }
+
+  async enqueue(job: QueuedJob): Promise<void> {
+    // The BullMQ job id is the job row's id: adding an id that is still waiting or active is a no-op.
+    await this.queue.add(
+      'restore',
+      { jobId: job.jobId },
+      {
+        jobId: job.jobId,
+        priority: bullmqPriority(job.priority),
+        attempts: 1000,
+        backoff: { type: 'fixed', delay: 2_000 },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
+  }
+
+  startWorkers(handler: JobHandler, concurrency: number): void {
+    if (concurrency <= 0) return;
+    const worker = new Worker<Payload>(
+      QUEUE_NAME,
+      async (job) => {
+        const lost = new AbortController();
+        const abort = () => lost.abort();
+        this.stopController.signal.addEventListener('abort', abort);
+        try {
+          await handler(job.data.jobId, lost.signal);
+        } finally {
+          this.stopController.signal.removeEventListener('abort', abort);
+        }
+      },
+      {
+        connection: this.connect(),
+        prefix: this.options.prefix,
+        concurrency,
+        lockDuration: this.options.leaseMs,
+        stalledInterval: this.options.leaseMs,
+        maxStalledCount: 1000,
+      },
+    );
+    worker.on('error', () => undefined);
+    this.workers.push(worker);
+  }
+
+  /** Jobs waiting in priority order (used by tests and the benchmark). */
+  async waitingJobIds(): Promise<string[]> {
+    const jobs = await this.queue.getJobs(['prioritized', 'waiting'], 0, -1, true);
+    return jobs.map((job) => job.data.jobId);
+  }
+
+  async close(): Promise<void> {
+    this.stopController.abort();
+    await Promise.allSettled(this.workers.map((worker) => worker.close()));
+    await this.queue.close();
+    await Promise.allSettled(this.connections.map((connection) => connection.quit()));
+  }
+
+  private connect(): Redis {
+    // BullMQ workers block on Redis and need unlimited retries per request.
+    const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
+    connection.on('error', () => undefined);
+    this.connections.push(connection);
+    return connection;
+  }
+}

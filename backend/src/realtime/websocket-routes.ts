@@ -1,0 +1,87 @@
+// GET /api/v1/ws/updates?token=... — one socket per browser tab; each socket receives, as JSON, every event
+// published for its user and nothing else. A bad or expired token closes the socket with 1008.
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { EventBus } from './event-bus.js';
+
+export const POLICY_VIOLATION = 1008;
+
+export interface SocketUser {
+  id: string;
+  /** Token expiry (seconds since epoch); the socket is closed when it passes. */
+  exp?: number | undefined;
+}
+
+export interface RealtimeRoutesOptions {
+  eventBus: EventBus;
+  authenticate: (token: string) => Promise<SocketUser>;
+  pingIntervalMs?: number;
+}
+
+const DEFAULT_PING_MS = 25_000;
+// setTimeout cannot wait longer than ~24.8 days.
+const MAX_TIMER_MS = 2_147_483_647;
+
+export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRoutesOptions): Promise<void> {
+  const pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_MS;
+  if (!app.hasDecorator('websocketServer')) await app.register(websocket);
+
+  app.get<{ Querystring: { token?: string } }>(
+    '/ws/updates',
+    { websocket: true, schema: { hide: true } },
+    (socket, request) => {
+      const token = request.query.token ?? '';
+      // Messages are never expected from the client; the socket is a one-way feed.
+      socket.on('message', () => undefined);
+      void attach(socket, token, options, pingIntervalMs).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'realtime socket rejected');
+        socket.close(POLICY_VIOLATION, 'Invalid or expired token');
+      });
+    },
+  );
+}
+
+async function attach(
+  socket: WebSocket,
+  token: string,
+  options: RealtimeRoutesOptions,
+  pingIntervalMs: number,
+): Promise<void> {
+  if (!token) throw new Error('missing token');
+  const user = await options.authenticate(token);
+  if (socket.readyState !== socket.OPEN) return;
+
+  const unsubscribe = options.eventBus.subscribe(user.id, (event) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
+  });
+
+  // Keep-alive through proxies, and drop peers that stopped answering.
+  let alive = true;
+  socket.on('pong', () => {
+    alive = true;
+  });
+  const ping = setInterval(() => {
+    if (!alive) {
+      socket.terminate();
+      return;
+    }
+    alive = false;
+    socket.ping();
+  }, pingIntervalMs);
+
+  let expiry: NodeJS.Timeout | undefined;
+  if (user.exp !== undefined) {
+    const msLeft = user.exp * 1000 - Date.now();
+    expiry = setTimeout(
+      () => socket.close(POLICY_VIOLATION, 'Token expired'),
+      Math.min(Math.max(msLeft, 0), MAX_TIMER_MS),
+    );
+  }
+
+  socket.once('close', () => {
+    clearInterval(ping);
+    if (expiry) clearTimeout(expiry);
+    unsubscribe();
+  });
+}
