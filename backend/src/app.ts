@@ -1,0 +1,113 @@
+// The app factory: builds the services from their dependencies and registers each domain's routes.
+// Every domain plugs in here with one line under "Domains".
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { AuthService } from './auth/auth.service.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { ErrorSchema } from './auth/auth.schemas.js';
+import { installAuthentication } from './auth/authenticate.js';
+import { JoseGoogleVerifier, type GoogleVerifier } from './auth/google-verifier.js';
+import { SessionTokens } from './auth/session-tokens.js';
+import { CreditsService } from './credits/credits.service.js';
+import type { Db } from './db/database.js';
+import { ServiceUnavailableError, installErrorHandling } from './errors.js';
+import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
+import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
+import { realtimeRoutes } from './realtime/websocket-routes.js';
+import type { Settings } from './settings.js';
+import { usersRoutes } from './users/users.routes.js';
+import { UsersService } from './users/users.service.js';
+import { installWeb } from './web/web.routes.js';
+
+export interface BuildAppOptions {
+  settings: Readonly<Settings>;
+  db: Db;
+  eventBus?: EventBus;
+  /** Replaces the Google key-set verifier (defaults to one reading settings.googleJwksUrl). */
+  googleVerifier?: GoogleVerifier;
+}
+
+/** The services of one process, shared by routes and (through the app) by workers. */
+export interface AppServices {
+  credits: CreditsService;
+  users: UsersService;
+  auth: AuthService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    settings: Readonly<Settings>;
+    db: Db;
+    eventBus: EventBus;
+    services: AppServices;
+  }
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { settings, db } = options;
+  const eventBus = options.eventBus ?? new InProcessEventBus();
+  const app = Fastify({
+    logger: { level: settings.logLevel },
+    bodyLimit: 1024 * 1024,
+    // Keeps e.g. `?preview=true` as given; TypeBox schemas coerce where they declare types.
+    ajv: { customOptions: { removeAdditional: 'all' } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const credits = new CreditsService();
+  const users = new UsersService(credits, settings.signupCredits);
+  const googleVerifier =
+    options.googleVerifier ??
+    new JoseGoogleVerifier({
+      clientId: settings.googleClientId,
+      jwksUrl: settings.googleJwksUrl,
+      issuers: settings.googleIssuers,
+    });
+  const tokens = new SessionTokens(settings.tokenSecret, settings.tokenTtlSeconds);
+  const auth = new AuthService(db, users, tokens, googleVerifier, settings.devLogin);
+  const services: AppServices = { credits, users, auth };
+
+  app.decorate('settings', settings);
+  app.decorate('db', db);
+  app.decorate('eventBus', eventBus);
+  app.decorate('services', services);
+
+  installErrorHandling(app);
+  await installOpenApi(app);
+  installAuthentication(app, auth);
+  await installWeb(app, settings);
+
+  await app.register(
+    async (api) => {
+      api.get(
+        '/health',
+        {
+          config: { public: true },
+          schema: {
+            operationId: 'getHealth',
+            tags: ['system'],
+            summary: 'Liveness: 200 once the database answers',
+            response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: ErrorSchema },
+          },
+        },
+        async () => {
+          try {
+            await sql`select 1`.execute(db);
+          } catch {
+            throw new ServiceUnavailableError('Database unavailable');
+          }
+          return { status: 'ok' as const };
+        },
+      );
+
+      // Domains: one line each.
+      await api.register(authRoutes, { auth });
+      await api.register(usersRoutes, { db, users });
+      await api.register(realtimeRoutes, { eventBus, authenticateToken: (token) => auth.authenticateToken(token) });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}

@@ -1,0 +1,8 @@
+// Every migration, in order. A static list (not a folder scan) so it works the same under tsx and vitest.
+// Each domain appends its migration here with one line.
+import type { Migration } from 'kysely';
+import { usersCredits } from './001_users_credits.js';
+
+export const migrations: Record<string, Migration> = {
+  '001_users_credits': usersCredits,
+};
