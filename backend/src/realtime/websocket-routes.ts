@@ -2,20 +2,16 @@
 // published for its user and nothing else. A bad or expired token closes the socket with 1008.
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
 import type { EventBus } from './event-bus.js';
 
 export const POLICY_VIOLATION = 1008;
 
-export interface SocketUser {
-  id: string;
-  /** Token expiry (seconds since epoch); the socket is closed when it passes. */
-  exp?: number | undefined;
-}
-
 export interface RealtimeRoutesOptions {
   eventBus: EventBus;
-  authenticate: (token: string) => Promise<SocketUser>;
+  /** The API's Bearer token check: resolves to the user or throws. */
+  authenticateToken: (token: string) => Promise<{ id: string }>;
   pingIntervalMs?: number;
 }
 
@@ -29,7 +25,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRout
 
   app.get<{ Querystring: { token?: string } }>(
     '/ws/updates',
-    { websocket: true, schema: { hide: true } },
+    { websocket: true, config: { public: true }, schema: { hide: true } },
     (socket, request) => {
       const token = request.query.token ?? '';
       // Messages are never expected from the client; the socket is a one-way feed.
@@ -49,7 +45,9 @@ async function attach(
   pingIntervalMs: number,
 ): Promise<void> {
   if (!token) throw new Error('missing token');
-  const user = await options.authenticate(token);
+  const user = await options.authenticateToken(token);
+  // Verified above, so its claims can be read: the socket must not outlive the token.
+  const { exp } = decodeJwt(token);
   if (socket.readyState !== socket.OPEN) return;
 
   const unsubscribe = options.eventBus.subscribe(user.id, (event) => {
@@ -71,8 +69,8 @@ async function attach(
   }, pingIntervalMs);
 
   let expiry: NodeJS.Timeout | undefined;
-  if (user.exp !== undefined) {
-    const msLeft = user.exp * 1000 - Date.now();
+  if (exp !== undefined) {
+    const msLeft = exp * 1000 - Date.now();
     expiry = setTimeout(
       () => socket.close(POLICY_VIOLATION, 'Token expired'),
       Math.min(Math.max(msLeft, 0), MAX_TIMER_MS),
