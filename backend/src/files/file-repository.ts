@@ -1,0 +1,128 @@
+// Queries on the files table. Live rows have deleted_at null; tombstoned rows are only seen by retention.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { FilesTable, FilesTables } from './file-schema.js';
+
+export type FileRow = Selectable<FilesTable>;
+/** The database or an open transaction. */
+export type Executor = Kysely<Database>;
+
+export class FileRepository {
+  private readonly db: Kysely<Database & FilesTables>;
+
+  constructor(db: Executor) {
+    this.db = db.withTables<FilesTables>();
+  }
+
+  async insert(row: FileRow): Promise<void> {
+    await this.db.insertInto('files').values(row).execute();
+  }
+
+  async findLive(userId: string, id: string): Promise<FileRow | undefined> {
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  /** Any live row, whoever owns it (background work that only has the id). */
+  async findLiveById(id: string): Promise<FileRow | undefined> {
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async findLiveMany(userId: string, ids: readonly string[]): Promise<FileRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  /** Newest first; ties on the same instant are broken by id so the order is stable. */
+  async listLive(userId: string): Promise<FileRow[]> {
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  async listPendingPreviews(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('files')
+      .select('id')
+      .where('preview_status', '=', 'pending')
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Records a finished preview; false when the file was removed meanwhile (the caller drops the preview). */
+  async setPreview(id: string, status: string, previewKey: string | null, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('files')
+      .set({ preview_status: status, preview_key: previewKey, updated_at: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Tombstones one owned live file; undefined when there is none. */
+  async tombstone(userId: string, id: string, at: string): Promise<FileRow | undefined> {
+    return this.db
+      .updateTable('files')
+      .set({ deleted_at: at })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async tombstoneExpired(now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('files')
+      .set({ deleted_at: now })
+      .where('expires_at', '<=', now)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async listTombstoned(limit: number): Promise<FileRow[]> {
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('deleted_at', 'is not', null)
+      .orderBy('deleted_at')
+      .limit(limit)
+      .execute();
+  }
+
+  async deleteRow(id: string): Promise<void> {
+    await this.db.deleteFrom('files').where('id', '=', id).execute();
+  }
+
+  /** Which of these ids still have a row (live or tombstoned). */
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('files').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+}

@@ -1,0 +1,182 @@
+// The rules of files: what an upload must be, who may see what, how bytes and rows stay consistent.
+import type { FileDto } from '@folio/shared';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import { StorageNotFoundError, type ObjectStorage } from '../storage/storage.js';
+import { toFileDto } from './file-dto.js';
+import type { FilePurger } from './file-purger.js';
+import type { FileRepository, FileRow } from './file-repository.js';
+import { cleanClientName, contentDisposition, fileTypeOf, sanitizeFilename } from './filename.js';
+import { inspectUpload, MAX_PAGE_PIXELS } from './inspect.js';
+import type { PreviewQueue } from './preview-queue.js';
+import { contentKey, previewMimeOfKey } from './storage-keys.js';
+import { streamZip } from './zip.js';
+
+const DAY_MS = 86_400_000;
+export const MAX_ZIP_FILES = 500;
+
+export interface FileLimits {
+  maxPdfPages: number;
+  originalRetentionDays: number;
+}
+
+export interface FileServiceDeps {
+  files: FileRepository;
+  storage: ObjectStorage;
+  bus: EventBus;
+  previews: PreviewQueue;
+  purger: FilePurger;
+  limits: FileLimits;
+  now: () => Date;
+}
+
+export interface Download {
+  stream: Readable;
+  contentType: string;
+  contentLength?: number;
+  contentDisposition: string;
+}
+
+export class FileService {
+  constructor(private readonly deps: FileServiceDeps) {}
+
+  /**
+   * Validates an uploaded file from its bytes and keeps it. Refused files leave nothing behind: the bytes
+   * are inspected before anything is written, and stored bytes are removed if the row cannot be written.
+   */
+  async createOriginal(
+    userId: string,
+    clientName: string | undefined,
+    bytes: Buffer,
+    jobId: string,
+  ): Promise<FileDto> {
+    const { bus, previews, limits, now } = this.deps;
+    const info = await inspectUpload(bytes, { maxPages: limits.maxPdfPages, maxPixels: MAX_PAGE_PIXELS });
+    const id = randomUUID();
+    const filename = sanitizeFilename(clientName, info.extension);
+    const created = now();
+    const row: FileRow = {
+      id,
+      user_id: userId,
+      type: 'original',
+      filename,
+      original_filename: cleanClientName(clientName) || filename,
+      file_type: fileTypeOf(filename),
+      mime: info.mime,
+      size_bytes: bytes.length,
+      page_count: info.pageCount,
+      status: 'uploaded',
+      storage_key: contentKey(id),
+      preview_key: null,
+      preview_status: 'pending',
+      original_file_id: null,
+      job_id: jobId,
+      expires_at: new Date(created.getTime() + limits.originalRetentionDays * DAY_MS).toISOString(),
+      deleted_at: null,
+      created_at: created.toISOString(),
+      updated_at: created.toISOString(),
+    };
+    await this.store(row, bytes);
+    previews.enqueue(id);
+    const file = toFileDto(row, now());
+    await bus.publish(userId, { type: 'file.upload.completed', file });
+    return file;
+  }
+
+  private async store(row: FileRow, bytes: Buffer): Promise<void> {
+    await this.deps.storage.put(row.storage_key, bytes);
+    try {
+      await this.deps.files.insert(row);
+    } catch (error) {
+      await this.deps.storage.delete(row.storage_key);
+      throw error;
+    }
+  }
+
+  async list(userId: string): Promise<FileDto[]> {
+    const now = this.deps.now();
+    return (await this.deps.files.listLive(userId)).map((row) => toFileDto(row, now));
+  }
+
+  async get(userId: string, id: string): Promise<FileDto> {
+    return toFileDto(await this.owned(userId, id), this.deps.now());
+  }
+
+  async download(userId: string, id: string): Promise<Download> {
+    const row = await this.owned(userId, id);
+    return {
+      stream: await this.open(row.storage_key),
+      contentType: row.mime,
+      contentLength: Number(row.size_bytes),
+      contentDisposition: contentDisposition(row.filename),
+    };
+  }
+
+  async preview(userId: string, id: string): Promise<Download> {
+    const row = await this.owned(userId, id);
+    if (row.preview_status !== 'ready' || !row.preview_key) {
+      throw new NotFoundError(
+        row.preview_status === 'pending'
+          ? 'The preview is not ready yet'
+          : 'No preview available for this file',
+      );
+    }
+    const previewName = `${row.filename.replace(/\.[^.]+$/, '')}_preview.${row.preview_key.split('.').pop() ?? 'webp'}`;
+    return {
+      stream: await this.open(row.preview_key),
+      contentType: previewMimeOfKey(row.preview_key),
+      contentDisposition: contentDisposition(previewName, 'inline'),
+    };
+  }
+
+  /** A zip of the user's files, streamed; any id that is not a live file of this user is a 404. */
+  async zip(userId: string, ids: readonly string[]): Promise<Download> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) throw new BadRequestError('No files selected for download');
+    if (unique.length > MAX_ZIP_FILES)
+      throw new BadRequestError(`At most ${MAX_ZIP_FILES} files can be downloaded at once`);
+    const rows = await this.deps.files.findLiveMany(userId, unique);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const ordered = unique.map((id) => byId.get(id));
+    if (ordered.some((row) => row === undefined)) throw new NotFoundError('File not found');
+    const entries = (ordered as FileRow[]).map((row) => ({
+      name: row.filename,
+      mtime: new Date(row.updated_at),
+      open: () => this.open(row.storage_key),
+    }));
+    const name =
+      entries.length === 1
+        ? 'download.zip'
+        : `selected_files_${this.deps.now().toISOString().replace(/\D/g, '').slice(0, 14)}.zip`;
+    return {
+      stream: streamZip(entries),
+      contentType: 'application/zip',
+      contentDisposition: contentDisposition(name),
+    };
+  }
+
+  /** Tombstone, then bytes, then row (see FilePurger); a crash midway is finished by the retention sweep. */
+  async delete(userId: string, id: string): Promise<void> {
+    const row = await this.deps.files.tombstone(userId, id, this.deps.now().toISOString());
+    if (!row) throw new NotFoundError('File not found');
+    await this.deps.purger.purge(row);
+  }
+
+  private async owned(userId: string, id: string): Promise<FileRow> {
+    const row = await this.deps.files.findLive(userId, id);
+    if (!row) throw new NotFoundError('File not found');
+    return row;
+  }
+
+  private async open(key: string): Promise<Readable> {
+    try {
+      return await this.deps.storage.get(key);
+    } catch (error) {
+      if (error instanceof StorageNotFoundError)
+        throw new NotFoundError('The file content is no longer available');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Request and response schemas of the files routes (published in the OpenAPI document).
+import { Type, type Static } from '@fastify/type-provider-typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const FileDtoSchema = Type.Object(
+  {
+    id: Type.String(),
+    filename: Type.String(),
+    name: Type.String({ description: 'Same as filename' }),
+    file_type: Type.String({ description: 'Lowercased extension of the detected format' }),
+    size_bytes: Type.Integer(),
+    status: Type.String({ description: 'uploaded, processing, processed or error' }),
+    type: Type.Union([Type.Literal('original'), Type.Literal('restored')]),
+    original_filename: Nullable(Type.String()),
+    page_count: Nullable(Type.Integer()),
+    credit_cost: Nullable(Type.Integer({ description: 'Credits to restore it (pages); originals only' })),
+    days_remaining: Nullable(
+      Type.Integer({ description: 'Whole days left before deletion; 0 on the last day' }),
+    ),
+    preview_available: Type.Boolean(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    original_file_id: Nullable(Type.String()),
+    job_id: Nullable(Type.String()),
+  },
+  { title: 'FileDto' },
+);
+
+export const UploadResponseSchema = Type.Object(
+  {
+    file_id: Type.String(),
+    job_id: Type.String({ description: 'Id of the upload processing record (preview rendering)' }),
+    file: FileDtoSchema,
+  },
+  { title: 'UploadResponse' },
+);
+
+export const BatchUploadResponseSchema = Type.Object(
+  {
+    batch_job_id: Type.String({ description: 'Shared job_id of every file accepted in this batch' }),
+    files: Type.Array(FileDtoSchema),
+    rejected: Type.Array(Type.Object({ filename: Type.String(), detail: Type.String() })),
+  },
+  { title: 'BatchUploadResponse' },
+);
+
+export const FileListSchema = Type.Object({ files: Type.Array(FileDtoSchema) }, { title: 'FileList' });
+
+export const FileIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const DownloadParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  filename: Type.String({ description: 'Any name; only the id selects the file' }),
+});
+export const DownloadQuery = Type.Object({
+  preview: Type.Optional(Type.Boolean({ description: 'true: the page-1 preview image instead of the file' })),
+});
+
+export const ZipBody = Type.Object({
+  file_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 500 }),
+});
+export type ZipBodyType = Static<typeof ZipBody>;
+
+export const DeleteResponseSchema = Type.Object(
+  { id: Type.String(), deleted: Type.Literal(true) },
+  { title: 'FileDeleted' },
+);
+
+export const BinarySchema = Type.String({ format: 'binary' });

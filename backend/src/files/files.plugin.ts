@@ -1,0 +1,47 @@
+// Wires the files domain: storage, repository, background previews, service, routes.
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../db/database.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { Settings } from '../settings.js';
+import { createStorage } from '../storage/create-storage.js';
+import type { ObjectStorage } from '../storage/storage.js';
+import { FilePurger } from './file-purger.js';
+import { FileRepository } from './file-repository.js';
+import { FileService } from './file-service.js';
+import { filesRoutes } from './file.routes.js';
+import { PreviewQueue } from './preview-queue.js';
+
+export interface FilesPluginOptions {
+  settings: Readonly<Settings>;
+  db: Db;
+  eventBus: EventBus;
+  /** Defaults to the storage chosen by settings. */
+  storage?: ObjectStorage;
+  /** The clock (tests move it). */
+  now?: () => Date;
+  /** How often pending previews are looked for (files added by other processes, restarts). */
+  previewPollMs?: number;
+}
+
+export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, options) => {
+  const { settings, db, eventBus } = options;
+  const storage = options.storage ?? createStorage(settings);
+  const now = options.now ?? (() => new Date());
+  const files = new FileRepository(db);
+  const previews = new PreviewQueue({ files, storage, bus: eventBus, now, log: app.log });
+  const service = new FileService({
+    files,
+    storage,
+    bus: eventBus,
+    previews,
+    purger: new FilePurger(files, storage, eventBus),
+    limits: { maxPdfPages: settings.maxPdfPages, originalRetentionDays: settings.originalRetentionDays },
+    now,
+  });
+  app.addHook('onReady', () => {
+    previews.start(options.previewPollMs ?? 5_000);
+    return Promise.resolve();
+  });
+  app.addHook('onClose', () => previews.stop());
+  await app.register(filesRoutes, { service, maxUploadBytes: settings.maxUploadMb * 1024 * 1024 });
+};
