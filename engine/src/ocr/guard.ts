@@ -1,0 +1,177 @@
+// The word guard: restoration may clean and sharpen, never invent or rewrite text. Every word the input
+// reads clearly must still be read in the output; otherwise the page (or the line) is rejected and the
+// caller falls back to conservative steps.
+import type { RawImage } from '../image.js';
+import { recognizeWords, type OcrResult, type OcrWord } from './recognize.js';
+
+export interface GuardOptions {
+  /** Input words below this Tesseract confidence (0..100) are too unsure to check. */
+  minConfidence: number;
+  /** Shorter words (after trimming punctuation) are not checked: OCR flips them too easily. */
+  minLength: number;
+  /** Largest share of checked words that may be lost or changed before the page is rejected. */
+  maxLostShare: number;
+  /** Reject as soon as one checked word with a digit is lost or changed (amounts, dates, references). */
+  strictDigits: boolean;
+  /** Page segmentation mode for both OCR passes. */
+  psm: number;
+  /** Resolution of the input; the output's is derived from its width. */
+  dpi?: number;
+  /** OCR of the input, when the caller already has it. */
+  inputOcr?: OcrResult;
+}
+
+export const DEFAULT_GUARD_OPTIONS: GuardOptions = {
+  minConfidence: 85,
+  minLength: 3,
+  maxLostShare: 0.02,
+  strictDigits: true,
+  psm: 3,
+};
+
+export interface ChangedWord {
+  input: string;
+  output: string;
+}
+
+export interface GuardRegion {
+  /** Text line box in input coordinates */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  inputWords: number;
+  lostWords: string[];
+  changedWords: ChangedWord[];
+  accept: boolean;
+}
+
+export interface GuardResult {
+  accept: boolean;
+  /** Input words that were checked (clear, long enough, alphanumeric) */
+  inputWords: number;
+  keptWords: number;
+  /** Checked words with nothing readable at their place in the output */
+  lostWords: string[];
+  /** Checked words read differently at their place in the output */
+  changedWords: ChangedWord[];
+  reason: string;
+  /** Per text line of the input, for callers that fall back region by region */
+  regions: GuardRegion[];
+  inputOcr: OcrResult;
+  outputOcr: OcrResult;
+}
+
+const EDGE_PUNCTUATION = /^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g;
+const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
+
+/** Word as compared: edge punctuation dropped; letters compared without case, digits exactly. */
+export function wordKey(text: string): string {
+  return text.replace(EDGE_PUNCTUATION, '').toLowerCase();
+}
+
+function checkable(word: OcrWord, opts: GuardOptions): boolean {
+  const core = word.text.replace(EDGE_PUNCTUATION, '');
+  return word.confidence >= opts.minConfidence && core.length >= opts.minLength && ALPHANUMERIC.test(core);
+}
+
+function overlapShare(a: OcrWord, b: OcrWord): number {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  if (w <= 0 || h <= 0) return 0;
+  const area = (a.x1 - a.x0) * (a.y1 - a.y0);
+  return area > 0 ? (w * h) / area : 0;
+}
+
+function scaled(word: OcrWord, sx: number, sy: number): OcrWord {
+  return { ...word, x0: word.x0 * sx, x1: word.x1 * sx, y0: word.y0 * sy, y1: word.y1 * sy };
+}
+
+/** Compares the words of two OCR results of the same page (the output may be scaled). */
+export function compareWords(
+  input: OcrResult,
+  output: OcrResult,
+  scale: { x: number; y: number },
+  options: Partial<GuardOptions> = {},
+): Omit<GuardResult, 'inputOcr' | 'outputOcr'> {
+  const opts = { ...DEFAULT_GUARD_OPTIONS, ...options };
+  // Output words in input coordinates, and how many of each key are still unclaimed.
+  const outputWords = output.words.map((w) => scaled(w, 1 / scale.x, 1 / scale.y));
+  const available = new Map<string, number>();
+  for (const w of outputWords) available.set(wordKey(w.text), (available.get(wordKey(w.text)) ?? 0) + 1);
+
+  const lostWords: string[] = [];
+  const changedWords: ChangedWord[] = [];
+  const regions: GuardRegion[] = [];
+  let inputWords = 0;
+  let digitFailure = false;
+
+  for (const line of input.lines) {
+    const region: GuardRegion = {
+      x0: line.x0,
+      y0: line.y0,
+      x1: line.x1,
+      y1: line.y1,
+      inputWords: 0,
+      lostWords: [],
+      changedWords: [],
+      accept: true,
+    };
+    for (const word of line.words) {
+      if (!checkable(word, opts)) continue;
+      region.inputWords++;
+      const key = wordKey(word.text);
+      const left = available.get(key) ?? 0;
+      if (left > 0) {
+        available.set(key, left - 1);
+        continue;
+      }
+      const there = outputWords.filter((o) => overlapShare(word, o) > 0.3 && o.text.trim() !== '');
+      if (there.length > 0)
+        region.changedWords.push({ input: word.text, output: there.map((o) => o.text).join(' ') });
+      else region.lostWords.push(word.text);
+      if (/\d/.test(key)) digitFailure = true;
+    }
+    if (region.inputWords === 0) continue;
+    const bad = region.lostWords.length + region.changedWords.length;
+    region.accept = bad === 0;
+    regions.push(region);
+    inputWords += region.inputWords;
+    lostWords.push(...region.lostWords);
+    changedWords.push(...region.changedWords);
+  }
+
+  const bad = lostWords.length + changedWords.length;
+  const keptWords = inputWords - bad;
+  let accept = true;
+  let reason: string;
+  if (inputWords === 0) {
+    reason = 'no clearly readable words in the input to check';
+  } else if (opts.strictDigits && digitFailure) {
+    accept = false;
+    reason = 'a word with digits was lost or changed';
+  } else if (bad / inputWords > opts.maxLostShare) {
+    accept = false;
+    reason = `${bad} of ${inputWords} clearly read words were lost or changed (limit ${(opts.maxLostShare * 100).toFixed(0)}%)`;
+  } else {
+    reason =
+      bad === 0
+        ? `all ${inputWords} clearly read words kept`
+        : `${keptWords} of ${inputWords} clearly read words kept`;
+  }
+  return { accept, inputWords, keptWords, lostWords, changedWords, reason, regions };
+}
+
+/** OCRs input and output and checks that the output still says what the input said. */
+export async function guardPage(
+  input: RawImage,
+  output: RawImage,
+  options: Partial<GuardOptions> = {},
+): Promise<GuardResult> {
+  const opts = { ...DEFAULT_GUARD_OPTIONS, ...options };
+  const scale = { x: output.width / input.width, y: output.height / input.height };
+  const inputOcr = opts.inputOcr ?? (await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi }));
+  const outputDpi = opts.dpi === undefined ? undefined : Math.round(opts.dpi * scale.x);
+  const outputOcr = await recognizeWords(output, { psm: opts.psm, dpi: outputDpi });
+  return { ...compareWords(inputOcr, outputOcr, scale, opts), inputOcr, outputOcr };
+}

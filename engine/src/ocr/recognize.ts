@@ -1,0 +1,81 @@
+// Word-level OCR of a RawImage. Pixels go to Tesseract as PNM (header + raw bytes), so no encoder runs.
+import type Tesseract from 'tesseract.js';
+import type { RawImage } from '../image.js';
+import { ocrWorker } from './worker.js';
+
+export interface OcrWord {
+  text: string;
+  /** 0..100 as Tesseract reports it */
+  confidence: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrLine {
+  text: string;
+  confidence: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  words: OcrWord[];
+}
+
+export interface OcrResult {
+  text: string;
+  words: OcrWord[];
+  lines: OcrLine[];
+}
+
+export interface RecognizeOptions {
+  /** Tesseract page segmentation mode; 3 (automatic) by default, like the CLI */
+  psm?: number;
+  /** Resolution of the image, so Tesseract sizes its expectations correctly */
+  dpi?: number;
+}
+
+/** Binary PGM (grey) or PPM (colour; alpha dropped) of the image. */
+export function toPnm(img: RawImage): Buffer {
+  const grey = img.channels === 1;
+  const header = Buffer.from(`${grey ? 'P5' : 'P6'}\n${img.width} ${img.height}\n255\n`, 'ascii');
+  if (img.channels !== 4) return Buffer.concat([header, img.data]);
+  const rgb = Buffer.alloc(img.width * img.height * 3);
+  for (let i = 0, j = 0; i < img.data.length; i += 4, j += 3) {
+    rgb[j] = img.data[i]!;
+    rgb[j + 1] = img.data[i + 1]!;
+    rgb[j + 2] = img.data[i + 2]!;
+  }
+  return Buffer.concat([header, rgb]);
+}
+
+function box(b: Tesseract.Bbox): Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'> {
+  return { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 };
+}
+
+export async function recognizeWords(img: RawImage, opts: RecognizeOptions = {}): Promise<OcrResult> {
+  if (img.width < 1 || img.height < 1 || img.data.length !== img.width * img.height * img.channels) {
+    throw new RangeError(`image data does not match ${img.width}×${img.height}×${img.channels}`);
+  }
+  const worker = await ocrWorker();
+  await worker.setParameters({
+    tessedit_pageseg_mode: String(opts.psm ?? 3) as Tesseract.PSM,
+    user_defined_dpi: String(opts.dpi ?? 0),
+  });
+  const { data } = await worker.recognize(toPnm(img), {}, { text: true, blocks: true });
+  const lines: OcrLine[] = [];
+  for (const block of data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        lines.push({
+          text: line.text.trim(),
+          confidence: line.confidence,
+          ...box(line.bbox),
+          words: line.words.map((w) => ({ text: w.text, confidence: w.confidence, ...box(w.bbox) })),
+        });
+      }
+    }
+  }
+  return { text: data.text, words: lines.flatMap((l) => l.words), lines };
+}
