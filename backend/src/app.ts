@@ -10,9 +10,11 @@ import { ErrorSchema } from './auth/auth.schemas.js';
 import { installAuthentication } from './auth/authenticate.js';
 import { JoseGoogleVerifier, type GoogleVerifier } from './auth/google-verifier.js';
 import { SessionTokens } from './auth/session-tokens.js';
+import { billingRoutes } from './billing/billing.routes.js';
 import { CreditsService } from './credits/credits.service.js';
 import type { Db } from './db/database.js';
 import { ServiceUnavailableError, installErrorHandling } from './errors.js';
+import { filesPlugin } from './files/files.plugin.js';
 import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
 import { realtimeRoutes } from './realtime/websocket-routes.js';
@@ -104,10 +106,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // Domains: one line each.
       await api.register(authRoutes, { auth });
       await api.register(usersRoutes, { db, users });
+      await api.register(filesPlugin, { settings, db, eventBus });
       await api.register(realtimeRoutes, { eventBus, authenticateToken: (token) => auth.authenticateToken(token) });
     },
     { prefix: API_PREFIX },
   );
+  // Billing serves /api/v1/billing/* and the test-mode checkout pages at /billing/*, so it sits at the root.
+  await app.register(billingRoutes, { settings, db, eventBus, credits });
 
   return app;
 }

@@ -2,7 +2,9 @@
 // Each domain appends its migration here with one line.
 import type { Migration } from 'kysely';
 import { usersCredits } from './001_users_credits.js';
+import { billing } from './004_billing.js';
 
 export const migrations: Record<string, Migration> = {
   '001_users_credits': usersCredits,
+  '004_billing': billing,
 };

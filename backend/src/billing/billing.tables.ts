@@ -1,0 +1,64 @@
+// Tables of the billing domain (migration 004_billing). Billing queries see them through
+// `withTables<BillingTables>()`, so the shared Database type does not need to know about them.
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** One payment-provider customer per user, created on the first checkout and reused afterwards. */
+export interface BillingCustomersTable {
+  user_id: string;
+  stripe_customer_id: string;
+  created_at: string;
+}
+
+export type CheckoutMode = 'stripe' | 'test';
+export type CheckoutStatus = 'open' | 'fulfilled' | 'canceled' | 'expired' | 'failed';
+
+/** Every checkout session Folio created (or learnt about from a verified webhook). */
+export interface CheckoutSessionsTable {
+  id: string;
+  user_id: string;
+  pack_key: string;
+  credits: number;
+  amount_cents: number;
+  currency: string;
+  mode: CheckoutMode;
+  status: CheckoutStatus;
+  payment_intent_id: string | null;
+  /** Money refunded so far (Stripe's cumulative `amount_refunded`), in cents. */
+  refunded_cents: number;
+  /** Money disputed so far (sum over disputes), in cents. */
+  disputed_cents: number;
+  /** Credits already taken back or recorded as owed for this session. */
+  credits_reversed: number;
+  success_url: string;
+  cancel_url: string;
+  created_at: string;
+  updated_at: string;
+  fulfilled_at: string | null;
+}
+
+/** Every verified webhook event, stored once: a replay of a stored id changes nothing. */
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  /** Stripe's `created` (seconds since epoch). */
+  stripe_created: number;
+  received_at: string;
+}
+
+/** Credits a refund or dispute could not take back because they were already spent. */
+export interface CreditDebtsTable {
+  user_id: string;
+  credits_owed: number;
+  updated_at: string;
+}
+
+// A type alias (not an interface) so it satisfies withTables' record constraint.
+export type BillingTables = {
+  billing_customers: BillingCustomersTable;
+  checkout_sessions: CheckoutSessionsTable;
+  billing_events: BillingEventsTable;
+  credit_debts: CreditDebtsTable;
+};
+
+export type BillingTrx = Transaction<Database & BillingTables>;
