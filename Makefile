@@ -19,7 +19,13 @@ $(NPM_STAMP): package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-install: $(NPM_STAMP)
+# Neural models: converted from the TF.js weights inside the @upscalerjs npm packages to ONNX, reproducibly.
+MODELS_STAMP := engine/models/.converted
+$(MODELS_STAMP): $(NPM_STAMP) $(wildcard engine/scripts/convert-*.ts engine/src/models/convert/*.ts engine/src/models/catalog.ts)
+	npm run models -w @folio/engine
+	@touch $@
+
+install: $(NPM_STAMP) $(MODELS_STAMP)
 
 # Debian packages: Chromium for browser tests, Tesseract/poppler/OpenCV for the eval scorer.
 SYSTEM_TEST_PKGS := chromium
