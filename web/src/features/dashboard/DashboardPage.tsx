@@ -1,14 +1,118 @@
-// First version of the dashboard (the dashboard feature replaces it): greets the signed-in user.
+// The dashboard (spec §2): upload panel, Original Files and Restored Files, live restoration progress over the
+// realtime socket, confirmation and comparison dialogs, and the first-visit onboarding.
+import { useCallback, useMemo, useState } from 'react';
 import { useAuth } from '../../lib/auth/auth-store.js';
+import { CompareDialog } from '../files/components/CompareDialog.js';
+import { ConfirmDialog } from '../files/components/ConfirmDialog.js';
+import { FileListCard, StartRestorationButton, useAutoExpand } from '../files/components/FileListCard.js';
+import { UploadPanel } from '../files/components/UploadPanel.js';
+import { useFilesController, type ConfirmRequest } from '../files/hooks/use-files-controller.js';
+import { useRealtime } from '../files/hooks/use-realtime.js';
+import { originalsOf, restoredOf } from '../files/logic/file-state.js';
+import type { FileItem } from '../files/logic/model.js';
+import { TEXTS } from '../files/logic/texts.js';
+import { OnboardingModal, type OnboardingTarget } from './components/OnboardingModal.js';
+
+type PendingConfirm = ConfirmRequest & { resolve: (ok: boolean) => void };
 
 export function DashboardPage() {
-  const user = useAuth((s) => s.user);
+  const token = useAuth((s) => s.token);
+  const userName = useAuth((s) => s.user?.name);
+  const [pending, setPending] = useState<PendingConfirm | null>(null);
+  const confirm = useCallback(
+    (request: ConfirmRequest) => new Promise<boolean>((resolve) => setPending({ ...request, resolve })),
+    [],
+  );
+  const files = useFilesController(confirm);
+  useRealtime(token, files.handleRealtime);
+
+  const [highlight, setHighlight] = useState<OnboardingTarget | null>(null);
+  const [comparing, setComparing] = useState<FileItem | null>(null);
+  const originals = useMemo(() => originalsOf(files.state), [files.state]);
+  const restored = useMemo(() => restoredOf(files.state), [files.state]);
+  const [originalsOpen, setOriginalsOpen] = useState(true);
+  const [restoredOpen, setRestoredOpen] = useAutoExpand(false, restored.length > 0);
+
+  const { state, selection } = files;
+  const busy = state.actions.bulkDelete === 'loading' || state.actions.batchDownload === 'loading';
+  const restoring = state.actions.restoration === 'loading';
+
+  const settle = (ok: boolean) => {
+    pending?.resolve(ok);
+    setPending(null);
+  };
+
+  const shared = {
+    listStatus: state.listStatus,
+    listError: state.listError,
+    onToggle: selection.toggle,
+    onSelectAll: selection.selectAll,
+    onClear: selection.clear,
+    onDownload: files.downloadOne,
+    onDelete: files.deleteOne,
+    onDownloadSelected: files.downloadSelected,
+    onDeleteSelected: files.deleteSelected,
+    busy,
+  };
+
   return (
-    <section aria-labelledby="dashboard-title" className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-      <h1 id="dashboard-title" className="text-2xl font-bold text-slate-900 dark:text-white">
-        Dashboard
-      </h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-300">Welcome, {user?.name ?? 'there'}.</p>
+    <section aria-labelledby="dashboard-title" className="mx-auto max-w-7xl space-y-6 px-4 py-8 sm:px-6">
+      <div>
+        <h1 id="dashboard-title" className="text-2xl font-bold text-slate-900 dark:text-white">
+          Dashboard
+        </h1>
+        {userName ? <p className="mt-1 text-slate-600 dark:text-slate-300">Welcome, {userName}.</p> : null}
+      </div>
+
+      <UploadPanel onUploaded={() => void files.reloadFiles()} highlighted={highlight === 'upload'} />
+
+      <FileListCard
+        {...shared}
+        kind="original"
+        title={TEXTS.list.originalTitle}
+        files={originals}
+        selectedIds={state.selectedOriginalIds}
+        expanded={originalsOpen}
+        onExpandedChange={setOriginalsOpen}
+        onRestore={(file) => void files.restore([file])}
+        highlighted={highlight === 'originals'}
+        actions={
+          state.selectedOriginalIds.length > 0 ? (
+            <StartRestorationButton loading={restoring} onClick={() => void files.restoreSelected()} />
+          ) : null
+        }
+      />
+
+      <FileListCard
+        {...shared}
+        kind="restored"
+        title={TEXTS.list.restoredTitle}
+        files={restored}
+        selectedIds={state.selectedRestoredIds}
+        expanded={restoredOpen}
+        onExpandedChange={setRestoredOpen}
+        onCompare={setComparing}
+        highlighted={highlight === 'restored'}
+      />
+
+      {pending ? (
+        <ConfirmDialog
+          title={pending.title}
+          message={pending.message}
+          confirmLabel={pending.confirmLabel}
+          variant={pending.variant}
+          onConfirm={() => settle(true)}
+          onCancel={() => settle(false)}
+        />
+      ) : null}
+      {comparing ? (
+        <CompareDialog
+          restored={comparing}
+          original={originals.find((f) => f.id === comparing.original_file_id)}
+          onClose={() => setComparing(null)}
+        />
+      ) : null}
+      <OnboardingModal onHighlight={setHighlight} />
     </section>
   );
 }

@@ -1,0 +1,232 @@
+// The dashboard's file controller: the pure reducer for client state, TanStack Query for the server list and
+// the balance, and the actions of spec §4/§5 (restore with credit check, delete, download) wired to the API.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { ApiError } from '../../../api/errors.js';
+import { useMe } from '../../../lib/auth/use-me.js';
+import { queryKeys, setCreditsRemaining } from '../../../lib/query-client.js';
+import { WINDOW_EVENTS, emit } from '../../../lib/window-events.js';
+import { selectionCostStore } from '../../../stores/selection-cost.js';
+import {
+  deleteFile,
+  downloadFile,
+  downloadZip,
+  listFiles,
+  saveBlob,
+  startRestoration,
+} from '../api/files-api.js';
+import {
+  filesReducer,
+  initialFilesState,
+  realtimeWarning,
+  selectedCostOf,
+  selectedIdsOf,
+  type FilesState,
+  type RestorationResult,
+} from '../logic/file-state.js';
+import { zipName } from '../logic/format.js';
+import { fileCost, type FileItem, type FileKind } from '../logic/model.js';
+import { parseRealtimeMessage } from '../logic/realtime.js';
+import { TEXTS, insufficientCreditsText, restoreConfirmText } from '../logic/texts.js';
+
+export interface ConfirmRequest {
+  title: string;
+  message: string;
+  confirmLabel?: string;
+  variant?: 'default' | 'danger';
+}
+
+export type Confirm = (request: ConfirmRequest) => Promise<boolean>;
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export function useFilesController(confirm: Confirm) {
+  const [state, dispatch] = useReducer(filesReducer, initialFilesState);
+  const stateRef = useRef<FilesState>(state);
+  stateRef.current = state;
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const balance = me.data?.credits_remaining ?? 0;
+
+  // Server list → reducer; realtime events and actions change the reducer state in between.
+  const list = useQuery({ queryKey: queryKeys.files, queryFn: listFiles, refetchOnMount: 'always' });
+  useEffect(() => {
+    if (list.isPending && list.fetchStatus === 'fetching') dispatch({ type: 'list/loading' });
+  }, [list.isPending, list.fetchStatus]);
+  useEffect(() => {
+    if (list.data) dispatch({ type: 'list/loaded', files: list.data });
+  }, [list.data]);
+  useEffect(() => {
+    if (list.error) dispatch({ type: 'list/failed', error: errorMessage(list.error) });
+  }, [list.error]);
+
+  // The reducer learns balances from events and restoration answers; the header reads them from the me query.
+  useEffect(() => {
+    if (state.credits !== null) setCreditsRemaining(state.credits);
+  }, [state.credits]);
+
+  const selectedCost = selectedCostOf(state);
+  useEffect(() => {
+    selectionCostStore.setState(state.selectedOriginalIds.length > 0 ? selectedCost : null);
+  }, [selectedCost, state.selectedOriginalIds.length]);
+  useEffect(() => () => selectionCostStore.setState(null), []);
+
+  const reloadFiles = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: queryKeys.files }),
+    [queryClient],
+  );
+
+  const handleRealtime = useCallback((raw: unknown) => {
+    const event = parseRealtimeMessage(raw, (msg, data) => console.error(msg, data));
+    if (!event) return;
+    const warning = realtimeWarning(stateRef.current, event);
+    if (warning) console.warn(warning);
+    dispatch({ type: 'realtime', event, at: new Date().toISOString() });
+  }, []);
+
+  /** Spec §5 credit check, then confirmation, then one start call per file in parallel. */
+  const restore = useCallback(
+    async (files: FileItem[]) => {
+      if (files.length === 0) return;
+      const cost = files.reduce((sum, f) => sum + fileCost(f), 0);
+      const credits =
+        queryClient.getQueryData<{ credits_remaining?: number }>(queryKeys.me)?.credits_remaining ?? 0;
+      if (cost > credits) {
+        emit(WINDOW_EVENTS.creditsInsufficient, { message: insufficientCreditsText(cost, credits) });
+        return;
+      }
+      const ok = await confirm({
+        title: TEXTS.dialog.startRestoration,
+        message: restoreConfirmText(files.length, cost),
+        confirmLabel: TEXTS.dialog.ok,
+      });
+      if (!ok) return;
+      dispatch({ type: 'action/status', key: 'restoration', status: 'loading' });
+      const settled = await Promise.allSettled(files.map((f) => startRestoration(f.id, f.filename)));
+      const results: RestorationResult[] = settled.map((outcome, i) => {
+        const file = files[i] as FileItem;
+        if (outcome.status === 'fulfilled') {
+          const credits = outcome.value.credits_remaining;
+          return {
+            fileId: file.id,
+            filename: file.filename,
+            ok: true,
+            jobId: outcome.value.data.job_id,
+            creditsRemaining: typeof credits === 'number' ? credits : null,
+          };
+        }
+        console.error('Restoration failed to start', file.filename, outcome.reason);
+        if (outcome.reason instanceof ApiError && outcome.reason.status === 402) {
+          emit(WINDOW_EVENTS.creditsInsufficient, { message: outcome.reason.message });
+        }
+        return { fileId: file.id, filename: file.filename, ok: false, error: errorMessage(outcome.reason) };
+      });
+      dispatch({ type: 'restoration/started', results });
+    },
+    [confirm, queryClient],
+  );
+
+  const restoreSelected = useCallback(() => {
+    const s = stateRef.current;
+    return restore(s.files.filter((f) => f.type === 'original' && s.selectedOriginalIds.includes(f.id)));
+  }, [restore]);
+
+  const deleteOne = useCallback(
+    async (file: FileItem) => {
+      const restored = file.type === 'restored';
+      const ok = await confirm({
+        title: restored ? TEXTS.dialog.deleteRestored : TEXTS.dialog.deleteFile,
+        message: `"${file.filename}" will be deleted. ${TEXTS.dialog.cannotBeUndone}`,
+        variant: 'danger',
+      });
+      if (!ok) return;
+      dispatch({ type: 'action/status', key: 'delete', status: 'loading' });
+      try {
+        await deleteFile(file.id);
+        dispatch({ type: 'delete/succeeded', id: file.id });
+      } catch (error) {
+        console.error('Delete failed', file.filename, error);
+        dispatch({ type: 'action/status', key: 'delete', status: 'error' });
+      }
+    },
+    [confirm],
+  );
+
+  const deleteSelected = useCallback(
+    async (kind: FileKind) => {
+      const ids = selectedIdsOf(stateRef.current, kind);
+      if (ids.length === 0) return;
+      const ok = await confirm({
+        title: kind === 'original' ? TEXTS.dialog.deleteSelected : TEXTS.dialog.deleteSelectedRestored,
+        message: `${ids.length} ${ids.length === 1 ? 'file' : 'files'} will be deleted. ${TEXTS.dialog.cannotBeUndone}`,
+        variant: 'danger',
+      });
+      if (!ok) return;
+      dispatch({ type: 'action/status', key: 'bulkDelete', status: 'loading' });
+      const settled = await Promise.allSettled(ids.map((id) => deleteFile(id)));
+      const deleted = ids.filter((_, i) => settled[i]?.status === 'fulfilled');
+      settled.forEach((s) => {
+        if (s.status === 'rejected') console.error('Delete failed', s.reason);
+      });
+      if (deleted.length === ids.length) dispatch({ type: 'bulkDelete/succeeded', kind, ids });
+      else {
+        for (const id of deleted) dispatch({ type: 'delete/succeeded', id });
+        dispatch({ type: 'action/status', key: 'bulkDelete', status: 'error' });
+      }
+    },
+    [confirm],
+  );
+
+  const downloadOne = useCallback(async (file: FileItem) => {
+    dispatch({ type: 'action/status', key: 'download', status: 'loading' });
+    try {
+      saveBlob(await downloadFile(file.id, file.filename), file.filename);
+      dispatch({ type: 'action/status', key: 'download', status: 'success' });
+    } catch (error) {
+      console.error('Download failed', file.filename, error);
+      dispatch({ type: 'action/status', key: 'download', status: 'error' });
+    }
+  }, []);
+
+  const downloadSelected = useCallback(async (kind: FileKind) => {
+    const ids = selectedIdsOf(stateRef.current, kind);
+    if (ids.length === 0) {
+      console.error(TEXTS.errors.noFilesSelected);
+      return;
+    }
+    dispatch({ type: 'action/status', key: 'batchDownload', status: 'loading' });
+    try {
+      saveBlob(await downloadZip(ids), zipName(ids.length));
+      dispatch({ type: 'batchDownload/succeeded' });
+    } catch (error) {
+      console.error('Batch download failed', error);
+      dispatch({ type: 'action/status', key: 'batchDownload', status: 'error' });
+    }
+  }, []);
+
+  const selection = useMemo(
+    () => ({
+      toggle: (kind: FileKind, id: string) => dispatch({ type: 'select/toggle', kind, id }),
+      selectAll: (kind: FileKind) => dispatch({ type: 'select/all', kind }),
+      clear: (kind: FileKind) => dispatch({ type: 'select/clear', kind }),
+    }),
+    [],
+  );
+
+  return {
+    state,
+    balance,
+    selectedCost,
+    selection,
+    reloadFiles,
+    handleRealtime,
+    restore,
+    restoreSelected,
+    deleteOne,
+    deleteSelected,
+    downloadOne,
+    downloadSelected,
+  };
+}
+
+export type FilesController = ReturnType<typeof useFilesController>;
