@@ -128,7 +128,10 @@ const testCheckoutRoutes: FastifyPluginCallbackTypebox<{ billing: BillingService
 
 /** Registered once at the root of the app (not under the /api/v1 prefix: it serves both trees). */
 export const billingRoutes: FastifyPluginAsyncTypebox<BillingDependencies> = async (app, dependencies) => {
-  const billing = createBillingService(dependencies);
+  const billing = createBillingService({
+    log: { warn: (message) => app.log.warn(message) },
+    ...dependencies,
+  });
   await app.register(billingApiRoutes, { prefix: '/api/v1/billing', billing });
   await app.register(testCheckoutRoutes, { prefix: TEST_CHECKOUT_PATH, billing });
 };
