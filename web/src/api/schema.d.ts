@@ -4,16 +4,17 @@
  */
 
 export interface paths {
-    "/auth/dev-login": {
+    "/health": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Liveness: 200 once the database answers */
+        get: operations["getHealth"];
         put?: never;
-        post: operations["devLogin"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -29,7 +30,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign in with a Google ID token */
         post: operations["googleLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/dev-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Development sign-in by email (404 unless DEV_LOGIN is on) */
+        post: operations["devLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange a valid token for a fresh session token */
+        post: operations["refreshToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -45,6 +81,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Register the signed-in user; grants the signup credits once (idempotent) */
         post: operations["registerUser"];
         delete?: never;
         options?: never;
@@ -59,6 +96,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The signed-in user and their credits */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -68,48 +106,10 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/billing/checkout/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["createCheckoutSession"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: {
-        User: {
-            id: string;
-            email: string;
-            name: string;
-            given_name?: string | null;
-            family_name?: string | null;
-        };
-        AuthResponse: {
-            token: string;
-            user: components["schemas"]["User"];
-            credits_remaining: number;
-        };
-        Me: {
-            id: string;
-            email: string;
-            name: string;
-            credits_remaining: number;
-        };
-        Error: {
-            detail: string;
-        };
-    };
+    schemas: never;
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -118,38 +118,36 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    devLogin: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    email: string;
-                    name: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthResponse"];
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
                 };
             };
-            /** @description error */
-            default: {
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        detail: string;
+                    };
                 };
             };
         };
@@ -164,6 +162,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The Google ID token */
                     credential: string;
                     select_by?: string;
                     client_id?: string;
@@ -171,22 +170,163 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthResponse"];
+                    "application/json": {
+                        /** @description Session token (HS256 JWT, claims sub, email, name, exp) */
+                        token: string;
+                        /** User */
+                        user: {
+                            id: string;
+                            email: string;
+                            name: string;
+                            given_name: string | null;
+                            family_name: string | null;
+                        };
+                        credits_remaining: number;
+                    };
                 };
             };
-            /** @description error */
-            default: {
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    devLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Session token (HS256 JWT, claims sub, email, name, exp) */
+                        token: string;
+                        /** User */
+                        user: {
+                            id: string;
+                            email: string;
+                            name: string;
+                            given_name: string | null;
+                            family_name: string | null;
+                        };
+                        credits_remaining: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    refreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Session token (HS256 JWT, claims sub, email, name, exp) */
+                        token: string;
+                        /** User */
+                        user: {
+                            id: string;
+                            email: string;
+                            name: string;
+                            given_name: string | null;
+                            family_name: string | null;
+                        };
+                        credits_remaining: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
                 };
             };
         };
@@ -200,22 +340,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Me"];
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        name: string;
+                        given_name: string | null;
+                        family_name: string | null;
+                        credits_remaining: number;
+                        purchase_tier: string;
+                        signup_granted: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
                 };
             };
-            /** @description error */
-            default: {
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        detail: string;
+                    };
                 };
             };
         };
@@ -229,60 +382,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Me"];
-                };
-            };
-            /** @description error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    createCheckoutSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    packKey: string;
-                    currency: string;
-                };
-            };
-        };
-        responses: {
-            /** @description ok */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        url: string;
+                        id: string;
+                        email: string;
+                        name: string;
+                        given_name: string | null;
+                        family_name: string | null;
+                        credits_remaining: number;
+                        purchase_tier: string;
+                        signup_granted: boolean;
+                        /** Format: date-time */
+                        created_at: string;
                     };
                 };
             };
-            /** @description error */
-            default: {
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        detail: string;
+                    };
                 };
             };
         };

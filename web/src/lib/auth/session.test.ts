@@ -120,6 +120,7 @@ describe('session refresh on focus', () => {
   let api: Awaited<ReturnType<typeof startApi>>;
   let stop: () => void = () => undefined;
   const redirect = vi.fn();
+  let refreshStatus = 401;
   const fresh = () => makeJwt({ sub: 'u1', email: user.email, exp: Date.now() / 1000 + 3600 });
 
   function fakeGoogle(answer: GoogleCredentialResponse | 'dismiss') {
@@ -145,9 +146,13 @@ describe('session refresh on focus', () => {
     resetUnauthorizedGuardForTests();
     window.GOOGLE_CLIENT_ID = 'cid';
     resetConfigForTests();
+    refreshStatus = 401;
     api = await startApi((req, res) => {
       if (req.path.endsWith('/auth/google')) json(res, 200, { token: fresh(), user, credits_remaining: 2 });
-      else json(res, 200, { ...user, credits_remaining: 2 });
+      else if (req.path.endsWith('/auth/refresh')) {
+        if (refreshStatus === 200) json(res, 200, { token: fresh(), user, credits_remaining: 2 });
+        else json(res, refreshStatus, { detail: 'Token expired' });
+      } else json(res, 200, { ...user, credits_remaining: 2 });
     });
     setApiForTests(createApiClient({ baseUrl: api.url }));
   });
@@ -182,7 +187,25 @@ describe('session refresh on focus', () => {
     expect(await refreshSession()).toBe('refreshed');
     expect(authStore.getState().isAuthenticated).toBe(true);
     expect(window.localStorage.getItem(STORAGE_KEYS.token)).not.toBe(tokenExpiringIn(30));
-    expect(api.requests.map((r) => r.path)).toEqual(['/api/v1/auth/google', '/api/v1/users/register']);
+    expect(api.requests.map((r) => r.path)).toEqual([
+      '/api/v1/auth/refresh',
+      '/api/v1/auth/google',
+      '/api/v1/users/register',
+    ]);
+    expect(redirect).not.toHaveBeenCalled();
+  });
+
+  it('refreshes a still-valid token through the server first', async () => {
+    refreshStatus = 200;
+    const old = tokenExpiringIn(30);
+    store(old);
+    authStore.setState({ user, token: old, isAuthenticated: true, isLoading: false, error: null });
+    recordActivity(NOW - 60_000);
+    expect(await refreshSession()).toBe('refreshed');
+    expect(authStore.getState().token).not.toBe(old);
+    expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBe(authStore.getState().token);
+    expect(api.requests.map((r) => r.path)).toEqual(['/api/v1/auth/refresh']);
+    expect(api.requests[0]?.headers.authorization).toBe(`Bearer ${old}`);
   });
 
   it('logs out with the expiry notice when the user was inactive for more than 30 min', async () => {
@@ -227,12 +250,16 @@ describe('session refresh on focus', () => {
       error: null,
     });
     recordActivity(NOW);
+    let prompted = false;
+    const prompt = () => {
+      prompted = true; // and never answers
+    };
     window.google = {
-      accounts: {
-        id: { initialize: () => undefined, renderButton: () => undefined, prompt: () => undefined },
-      },
+      accounts: { id: { initialize: () => undefined, renderButton: () => undefined, prompt } },
     };
     const outcome = refreshSession();
+    // Let the (real) refresh request fail first; the 2 s clock starts when the prompt opens.
+    while (!prompted) await new Promise((resolve) => setImmediate(resolve));
     await vi.advanceTimersByTimeAsync(1999);
     expect(authStore.getState().isAuthenticated).toBe(true);
     await vi.advanceTimersByTimeAsync(1);

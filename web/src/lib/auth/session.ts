@@ -163,13 +163,21 @@ function activeRecently(now: number): boolean {
 
 export type RefreshOutcome = 'signed-out' | 'fresh' | 'refreshed' | 'expired';
 
-/** Spec §4 session refresh: only an expiring token of a recently active user is refreshed. */
+/** Spec §4 session refresh: only an expiring token of a recently active user is refreshed (by the
+ * server's refresh call, else by silent re-auth); otherwise the session ends with the expiry notice. */
 export async function refreshSession(now: number = Date.now()): Promise<RefreshOutcome> {
   const { isAuthenticated, token } = authStore.getState();
   if (!isAuthenticated || !token) return 'signed-out';
   const payload = decodeJwt(token);
   if (payload && !isExpiring(payload, now)) return 'fresh';
   if (activeRecently(now)) {
+    // The server exchanges a still-valid token; an already expired one needs the identity service.
+    try {
+      storeSession(await unwrap(getApi().POST('/auth/refresh')));
+      return 'refreshed';
+    } catch (error) {
+      console.error(error);
+    }
     try {
       const response = await silentReauth(getConfig().googleClientId);
       const credential = response.credential;
