@@ -15,6 +15,7 @@ import { CreditsService } from './credits/credits.service.js';
 import type { Db } from './db/database.js';
 import { ServiceUnavailableError, installErrorHandling } from './errors.js';
 import { filesPlugin } from './files/files.plugin.js';
+import { filesPlugin } from './files/files.plugin.js';
 import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
 import { realtimeRoutes } from './realtime/websocket-routes.js';
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // Domains: one line each.
       await api.register(authRoutes, { auth });
       await api.register(usersRoutes, { db, users });
+      await api.register(filesPlugin, { settings, db, eventBus });
       await api.register(filesPlugin, { settings, db, eventBus });
       await api.register(realtimeRoutes, { eventBus, authenticateToken: (token) => auth.authenticateToken(token) });
     },

@@ -4,22 +4,26 @@ import type { MultipartFile } from '@fastify/multipart';
 export type ReadResult = { ok: true; bytes: Buffer } | { ok: false };
 
 /**
- * `stopEarly`: give up the moment the part passes the limit, so the rest of an oversized body is never
- * read (the single upload answers 413 and closes the connection). Otherwise the rest of the part is
- * skipped and parsing can go on with the next part (batch uploads).
+ * `stopEarly`: give up the moment the part passes the limit (busboy's 'limit' event), so the rest of an
+ * oversized body is never waited for (the single upload answers 413 and closes the connection).
+ * Otherwise busboy skips the rest of the part and parsing goes on with the next one (batch uploads).
  */
-export async function readPart(part: MultipartFile, stopEarly: boolean): Promise<ReadResult> {
+export function readPart(part: MultipartFile, stopEarly: boolean): Promise<ReadResult> {
+  const file = part.file;
   const chunks: Buffer[] = [];
-  for await (const chunk of part.file) {
-    if (part.file.truncated) {
-      if (stopEarly) return { ok: false };
+  return new Promise<ReadResult>((resolve, reject) => {
+    file.on('data', (chunk: Buffer) => {
+      if (!file.truncated) chunks.push(chunk);
+    });
+    file.once('limit', () => {
       chunks.length = 0;
-      continue;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  if (part.file.truncated) return { ok: false };
-  return { ok: true, bytes: Buffer.concat(chunks) };
+      if (stopEarly) resolve({ ok: false });
+    });
+    file.once('end', () =>
+      resolve(file.truncated ? { ok: false } : { ok: true, bytes: Buffer.concat(chunks) }),
+    );
+    file.once('error', reject);
+  });
 }
 
 /** "10 MB", "2.5 MB" */

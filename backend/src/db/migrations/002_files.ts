@@ -1,7 +1,7 @@
 // Original and restored files. Portable column types only (text, integer) so it runs on SQLite and PostgreSQL.
 import { sql, type Kysely, type Migration } from 'kysely';
 
-export const migration002Files: Migration = {
+export const files: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createTable('files')

@@ -2,9 +2,11 @@
 // Each domain appends its migration here with one line.
 import type { Migration } from 'kysely';
 import { usersCredits } from './001_users_credits.js';
+import { files } from './002_files.js';
 import { billing } from './004_billing.js';
 
 export const migrations: Record<string, Migration> = {
   '001_users_credits': usersCredits,
+  '002_files': files,
   '004_billing': billing,
 };
