@@ -110,6 +110,7 @@ function FileCardImpl({
           checked={selected}
           onChange={() => onToggle(file.type, file.id)}
           onClick={(e) => e.stopPropagation()}
+          aria-label={`Select ${file.filename}`}
           className={`mt-0.5 size-4 shrink-0 accent-indigo-600 ${focusRing}`}
         />
         <label
@@ -118,7 +119,6 @@ function FileCardImpl({
           className="min-w-0 flex-1 cursor-pointer break-words text-sm font-semibold text-slate-900 dark:text-white"
           title={file.filename}
         >
-          <span className="sr-only">Select </span>
           {file.filename}
         </label>
       </div>

@@ -1,0 +1,126 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { resetConfigForTests } from '../../../config/runtime.js';
+import { json, startApi } from '../../../test/helpers.js';
+import { UploadPanel } from './UploadPanel.js';
+
+const file = (name: string, size = 1000, type = 'application/pdf') =>
+  new File([new Uint8Array(size)], name, { type });
+
+function choose(files: File[]) {
+  fireEvent.change(screen.getByTestId('file-input'), { target: { files } });
+}
+
+type Api = Awaited<ReturnType<typeof startApi>>;
+let api: Api | undefined;
+
+// jsdom's XMLHttpRequest enforces CORS like a browser: the test page and the API are on different origins.
+async function serve(handler: Parameters<typeof startApi>[0]) {
+  api = await startApi((req, res) => {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-allow-headers', 'authorization');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    handler(req, res);
+  });
+  window.API_BASE_URL = api.url;
+  resetConfigForTests();
+  window.localStorage.setItem('google_token', 'token-1');
+  return api;
+}
+
+const posts = (server: Api) => server.requests.filter((r) => r.method === 'POST');
+
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+  delete window.API_BASE_URL;
+  resetConfigForTests();
+});
+
+describe('UploadPanel', () => {
+  it('starts collapsed and expands from its header', async () => {
+    render(<UploadPanel onUploaded={() => undefined} />);
+    expect(screen.getByText('Click to expand and start restoring your documents')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /Upload Documents/ }));
+    expect(screen.getByText('Drag & drop files or click to browse')).toBeInTheDocument();
+    expect(screen.getByText('Upload your documents')).toBeInTheDocument();
+    expect(screen.getByText('Click here or drag and drop your files')).toBeInTheDocument();
+  });
+
+  it('reports invalid files by name, keeps the valid ones and replaces same-name files', () => {
+    render(<UploadPanel onUploaded={() => undefined} />);
+    choose([
+      file('a.pdf'),
+      file('notes.txt'),
+      file('huge.png', 10 * 1024 * 1024 + 1, 'image/png'),
+      file('b.JPG'),
+    ]);
+    const errors = screen.getByTestId('upload-rejected');
+    expect(errors).toHaveTextContent('notes.txt: Invalid file type. Please select: .pdf, .png, .jpg, .jpeg');
+    expect(errors).toHaveTextContent('huge.png: File too large. Maximum size: 10 MB');
+    expect(screen.getByText('2 Files Selected')).toBeInTheDocument();
+    expect(screen.getByText('Selected Files (2)')).toBeInTheDocument();
+    expect(screen.getByText('2 files ready for upload')).toBeInTheDocument();
+    choose([file('a.pdf', 2048)]);
+    expect(screen.getByText('Selected Files (2)')).toBeInTheDocument();
+    expect(within(screen.getByTestId('upload-list')).getByText('2 KB')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upload 2 Files' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear All' }));
+    expect(screen.queryByTestId('upload-list')).not.toBeInTheDocument();
+  });
+
+  it('uploads one file with the Bearer token and shows completion', async () => {
+    const server = await serve((_req, res) => json(res, 200, { file_id: 'f1', job_id: 'j1' }));
+    const onUploaded = vi.fn();
+    render(<UploadPanel onUploaded={onUploaded} />);
+    choose([file('scan.pdf', 4000)]);
+    expect(screen.getByText('File Selected')).toBeInTheDocument();
+    expect(screen.getByText('File is ready for upload')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Upload File' }));
+    await screen.findByText('Upload Complete!');
+    expect(screen.getByText('Your file has been uploaded successfully')).toBeInTheDocument();
+    expect(onUploaded).toHaveBeenCalledTimes(1);
+    expect(posts(server)[0]?.path).toBe('/api/v1/files/upload');
+    expect(posts(server)[0]?.headers.authorization).toBe('Bearer token-1');
+    expect(posts(server)[0]?.body).toContain('name="file"; filename="scan.pdf"');
+  });
+
+  it('batch-uploads several files, marks rejected ones failed and retries one', async () => {
+    const server = await serve((req, res) => {
+      if (req.path.endsWith('/files/batch-upload'))
+        json(res, 200, {
+          batch_job_id: 'b1',
+          files: [{ file_id: 'f1', filename: 'a.pdf' }],
+          rejected: [{ filename: 'b.png', error: 'Unreadable image' }],
+        });
+      else json(res, 200, { file_id: 'f2', job_id: 'j2' });
+    });
+    render(<UploadPanel onUploaded={() => undefined} />);
+    choose([file('a.pdf'), file('b.png', 100, 'image/png')]);
+    await userEvent.click(screen.getByRole('button', { name: 'Upload 2 Files' }));
+    const alert = await screen.findByText('Upload Error');
+    expect(alert.parentElement).toHaveTextContent('b.png: Unreadable image');
+    expect(posts(server)[0]?.body.match(/name="files"/g)).toHaveLength(2);
+    const list = screen.getByTestId('upload-list');
+    expect(within(list).getByText('Unreadable image')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry b.png' }));
+    await screen.findByText('Upload Complete!');
+    expect(screen.getByText('All 2 files have been uploaded successfully')).toBeInTheDocument();
+    expect(posts(server)[1]?.path).toBe('/api/v1/files/upload');
+  });
+
+  it('shows the server error in the Upload Error box; Try Again resets to pending', async () => {
+    await serve((_req, res) => json(res, 413, { detail: 'File too large for this plan' }));
+    render(<UploadPanel onUploaded={() => undefined} />);
+    choose([file('a.pdf'), file('b.pdf')]);
+    await userEvent.click(screen.getByRole('button', { name: 'Upload 2 Files' }));
+    await screen.findByText('Upload Error');
+    expect(screen.getAllByText('File too large for this plan').length).toBeGreaterThan(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(screen.queryByText('Upload Error')).not.toBeInTheDocument();
+    expect(within(screen.getByTestId('upload-list')).getAllByText('Pending')).toHaveLength(2);
+  });
+});
