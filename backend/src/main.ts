@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { InProcessEventBus } from './realtime/event-bus.js';
+import { startRetentionSweeper } from './retention/retention-sweeper.js';
 import { loadSettings } from './settings.js';
 
 async function main(): Promise<void> {
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: settings.host, port: settings.port });
+  startRetentionSweeper(app); // expired and orphaned files, every RETENTION_SWEEP_INTERVAL_SECONDS
   app.log.info(`${settings.appName} is running at ${settings.publicBaseUrl}`);
 }
 
