@@ -193,15 +193,9 @@ export async function refreshSession(now: number = Date.now()): Promise<RefreshO
   return 'expired';
 }
 
-const ACTIVITY_EVENTS = [
-  'mousemove',
-  'mousedown',
-  'keydown',
-  'scroll',
-  'touchstart',
-  'focus',
-  'visibilitychange',
-];
+// Input events are activity. Focus and visibility are activity too, but they are recorded after the
+// refresh check they trigger, so coming back to an idle tab does not count as having been active.
+const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'scroll', 'touchstart'];
 
 /** Wires focus/visibility refresh (debounced 1 s), activity timestamps and the auth:logout event. */
 export function startSessionWatch(): () => void {
@@ -216,7 +210,11 @@ export function startSessionWatch(): () => void {
   const scheduleRefresh = () => {
     if (document.visibilityState === 'hidden') return;
     clearTimeout(debounce);
-    debounce = setTimeout(() => void refreshSession(), REFRESH_DEBOUNCE_MS);
+    debounce = setTimeout(() => {
+      void refreshSession().then((outcome) => {
+        if (outcome === 'fresh' || outcome === 'refreshed') recordActivity();
+      });
+    }, REFRESH_DEBOUNCE_MS);
   };
   const onLogout = () => logout();
   ACTIVITY_EVENTS.forEach((name) =>

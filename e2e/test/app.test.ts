@@ -1,0 +1,249 @@
+// The web app in Debian's Chromium against the real backend on loopback. Only Google's sign-in edge is
+// replaced (GoogleStandIn); payments use the backend's own test-mode checkout.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startBackend, type RunningBackend } from '../src/backend.js';
+import { launchChromium, screenshot } from '../src/browser.js';
+import { GoogleStandIn, TEST_CLIENT_ID } from '../src/google-standin.js';
+
+const SESSION_EXPIRED = 'Session expired. Please sign in again.';
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 390, height: 844 };
+
+let google: GoogleStandIn;
+let backend: RunningBackend;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  google = new GoogleStandIn();
+  const jwksUrl = await google.start();
+  backend = await startBackend({
+    GOOGLE_CLIENT_ID: TEST_CLIENT_ID,
+    GOOGLE_JWKS_URL: jwksUrl,
+    DEV_LOGIN: 'false',
+    SIGNUP_CREDITS: '10',
+  });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await backend?.stop();
+  await google?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+  google.account = {
+    sub: 'g-100',
+    email: 'ada@example.com',
+    name: 'Ada Lovelace',
+    given_name: 'Ada',
+    family_name: 'Lovelace',
+  };
+});
+
+async function openPage(
+  options: { viewport?: { width: number; height: number }; dark?: boolean } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: backend.url,
+    viewport: options.viewport ?? DESKTOP,
+    colorScheme: options.dark ? 'dark' : 'light',
+    reducedMotion: 'reduce',
+  });
+  contexts.push(context);
+  await google.install(context);
+  return context.newPage();
+}
+
+const path = (page: Page) => new URL(page.url()).pathname;
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/');
+  const header = page.locator('header');
+  if (await page.getByRole('button', { name: 'Open menu' }).isVisible()) {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+  }
+  await header.locator('[data-gis-standin]').first().click();
+  await page.waitForURL('**/dashboard');
+  await expect.poll(() => page.getByTestId('credits-balance').textContent()).toMatch(/\d+ credits/);
+}
+
+describe('landing page', () => {
+  it('has the product sections, working anchors, the demo video and runtime title', async () => {
+    const page = await openPage();
+    await page.goto('/');
+    expect(await page.title()).toBe('Folio AI — AI-Powered Document Restoration');
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(
+      'AI-Powered Document Restoration',
+    );
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).isVisible()).toBe(true);
+    for (const [label, id] of [
+      ['Example', 'example'],
+      ['Features', 'features'],
+      ['Pricing', 'pricing'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click();
+      await expect.poll(() => new URL(page.url()).hash).toBe(`#${id}`);
+      await expect.poll(() => page.locator(`#${id}`).isVisible()).toBe(true);
+    }
+    const video = page.locator('#example video');
+    expect(await video.getAttribute('src')).toBe('/demo_video.mp4');
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.loop])).toEqual([true, true]);
+    for (const title of ['AI-Powered Enhancement', 'Secure & Private', 'Lightning Fast']) {
+      expect(await page.locator('#features').getByRole('heading', { name: title }).count()).toBe(1);
+    }
+    const cards = page.locator('#pricing [data-pack]');
+    expect(await cards.count()).toBe(3);
+    expect(await cards.allTextContents()).toEqual([
+      expect.stringMatching(/Essential 10.*\$7\.99.*10 credits.*Standard AI processing/),
+      expect.stringMatching(/Most popular.*Power 100.*\$59\.99.*100 credits.*Priority AI processing/),
+      expect.stringMatching(
+        /Ultimate 500.*\$249\.99.*500 credits.*Highest priority AI processing.*Batch processing/,
+      ),
+    ]);
+    expect(
+      await page.locator('footer').getByRole('link', { name: 'Contact Us' }).getAttribute('href'),
+    ).toMatch(/^mailto:/);
+    // The Google button is the stand-in rendered through the identity service script.
+    expect(await page.locator('#get-started [data-gis-standin]').count()).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'landing-light-desktop', true);
+  });
+
+  it('renders in dark mode when the system prefers it, and on a phone', async () => {
+    const dark = await openPage({ dark: true });
+    await dark.goto('/');
+    await expect
+      .poll(() => dark.evaluate(() => document.documentElement.classList.contains('dark')))
+      .toBe(true);
+    await screenshot(dark, 'landing-dark-desktop', true);
+    const phone = await openPage({ viewport: MOBILE });
+    await phone.goto('/');
+    await expect.poll(() => phone.getByRole('heading', { level: 1 }).isVisible()).toBe(true);
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(phone, 'landing-light-mobile', true);
+  });
+
+  it('mobile menu at 390 px repeats the links, the theme switch and the sign-in button', async () => {
+    const page = await openPage({ viewport: MOBILE });
+    await page.goto('/');
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.locator('#mobile-menu');
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    expect(await menu.getByRole('link').allTextContents()).toEqual(['Example', 'Features', 'Pricing']);
+    expect(await menu.getByRole('button', { name: /Switch to dark theme/ }).count()).toBe(1);
+    expect(await menu.locator('[data-gis-standin]').count()).toBe(1);
+    await screenshot(page, 'mobile-menu');
+    await menu.getByRole('link', { name: 'Pricing' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#pricing');
+    expect(await menu.isVisible()).toBe(false);
+  });
+
+  it('theme toggle survives a reload', async () => {
+    const page = await openPage();
+    await page.goto('/');
+    const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    expect(await isDark()).toBe(false);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.locator('header').getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await isDark()).toBe(true);
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await isDark()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.locator('header').getByRole('button', { name: 'Switch to light theme' }).click();
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await isDark()).toBe(false);
+  });
+});
+
+describe('routes and sign-in', () => {
+  it('sends visitors from every signed-in route and unknown paths to "/"', async () => {
+    const page = await openPage();
+    for (const target of [
+      '/dashboard',
+      '/dashboard/billing/success',
+      '/dashboard/billing/cancel',
+      '/no/such/page',
+      '/auth/callback',
+    ]) {
+      await page.goto(target);
+      await expect.poll(() => path(page), { message: target }).toBe('/');
+    }
+  });
+
+  it('signs in with Google through the identity service script and shows the signed-in header', async () => {
+    const page = await openPage();
+    await signIn(page);
+    const header = page.locator('header');
+    expect(await page.getByTestId('user-name').textContent()).toBe('Ada Lovelace');
+    expect(await page.getByTestId('credits-balance').textContent()).toBe('10 credits');
+    expect(await header.getByRole('button', { name: 'Buy' }).isVisible()).toBe(true);
+    await screenshot(page, 'header-signed-in-desktop');
+    expect(await page.evaluate(() => localStorage.getItem('google_token'))).toMatch(/^ey/);
+
+    for (const [target, landing] of [
+      ['/', '/dashboard'],
+      ['/no/such/page', '/dashboard'],
+      ['/auth/callback', '/dashboard'],
+      ['/dashboard/billing/cancel', '/dashboard/billing/cancel'],
+    ] as const) {
+      await page.goto(target);
+      await expect.poll(() => path(page), { message: target }).toBe(landing);
+    }
+    expect(
+      await page.getByText('Your payment was canceled. No changes were made to your credits.').isVisible(),
+    ).toBe(true);
+
+    await header.getByRole('button', { name: 'Logout' }).click();
+    await expect.poll(() => path(page)).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('google_token'))).toBeNull();
+    await page.goto('/dashboard');
+    await expect.poll(() => path(page)).toBe('/');
+  });
+
+  it('shows the server message when Google sign-in is rejected', async () => {
+    google.account = { sub: 'g-200', email: 'unverified@example.com', name: 'Eve', email_verified: false };
+    const page = await openPage();
+    await page.goto('/');
+    await page.locator('#get-started [data-gis-standin]').click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Google account email is not verified' });
+    await alert.waitFor();
+    expect(path(page)).toBe('/');
+  });
+
+  it('an expired session on refocus sends the user to "/" with the notice', async () => {
+    const page = await openPage();
+    await page.clock.install();
+    await signIn(page);
+    // Twelve hours on, the session token has expired and the user has been idle for far longer than 30 min.
+    await page.clock.fastForward('13:00:00');
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.clock.runFor(1500);
+    await expect.poll(() => path(page)).toBe('/');
+    await page.getByText(SESSION_EXPIRED).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('google_token'))).toBeNull();
+  });
+
+  it('a token the server rejects ends the session with the server message on "/"', async () => {
+    const page = await openPage();
+    await signIn(page);
+    await page.evaluate(() => {
+      const token = localStorage.getItem('google_token') ?? '';
+      localStorage.setItem('google_token', `${token.slice(0, -4)}AAAA`);
+    });
+    await page.reload();
+    await expect.poll(() => path(page)).toBe('/');
+    await page
+      .getByTestId('notification')
+      .filter({ hasText: /Invalid token/ })
+      .waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('user_data'))).toBeNull();
+  });
+});
