@@ -63,7 +63,7 @@ describe('UploadPanel', () => {
     expect(errors).toHaveTextContent('huge.png: File too large. Maximum size: 10 MB');
     expect(screen.getByText('2 Files Selected')).toBeInTheDocument();
     expect(screen.getByText('Selected Files (2)')).toBeInTheDocument();
-    expect(screen.getByText('2 files ready for upload')).toBeInTheDocument();
+    expect(screen.getByText('2 file(s) ready for upload')).toBeInTheDocument();
     choose([file('a.pdf', 2048)]);
     expect(screen.getByText('Selected Files (2)')).toBeInTheDocument();
     expect(within(screen.getByTestId('upload-list')).getByText('2 KB')).toBeInTheDocument();

@@ -12,20 +12,17 @@ import {
 } from './texts.js';
 
 describe('spec texts', () => {
-  it('pluralises the restoration confirmation', () => {
+  it('words the restoration confirmation as the spec does', () => {
     expect(restoreConfirmText(1, 1)).toBe(
-      'You are about to restore 1 file. This will cost 1 credit. Do you want to proceed?',
+      'You are about to restore 1 file(s). This will cost 1 credit(s). Do you want to proceed?',
     );
     expect(restoreConfirmText(2, 7)).toBe(
-      'You are about to restore 2 files. This will cost 7 credits. Do you want to proceed?',
+      'You are about to restore 2 file(s). This will cost 7 credit(s). Do you want to proceed?',
     );
   });
-  it('pluralises the insufficient credits message', () => {
-    expect(insufficientCreditsText(1, 0)).toBe(
-      'You need 1 credit but only have 0. Please purchase more credits to continue.',
-    );
+  it('words the insufficient credits message as the spec does', () => {
     expect(insufficientCreditsText(5, 2)).toBe(
-      'You need 5 credits but only have 2. Please purchase more credits to continue.',
+      'You need 5 credit(s) but only have 2. Please purchase more credits to continue.',
     );
   });
   it('labels the select-all toggle by how much is selected', () => {
@@ -39,8 +36,8 @@ describe('spec texts', () => {
     expect(countBadge(0)).toBe('0 files');
     expect(filesSelectedHeading(1)).toBe('File Selected');
     expect(filesSelectedHeading(3)).toBe('3 Files Selected');
-    expect(filesReady(1)).toBe('1 file ready for upload');
-    expect(filesReady(2)).toBe('2 files ready for upload');
+    expect(filesReady(1)).toBe('1 file(s) ready for upload');
+    expect(filesReady(2)).toBe('2 file(s) ready for upload');
     expect(uploadButton(1)).toBe('Upload File');
     expect(uploadButton(2)).toBe('Upload 2 Files');
     expect(uploadingLabel(1)).toBe('Uploading file...');

@@ -77,7 +77,8 @@ export const TEXTS = {
 export const filesSelectedHeading = (n: number): string =>
   n === 1 ? TEXTS.upload.headingOne : `${n} Files Selected`;
 export const selectedFilesTitle = (n: number): string => `Selected Files (${n})`;
-export const filesReady = (n: number): string => `${n} ${plural(n, 'file', 'files')} ready for upload`;
+// The spec writes these texts with a literal "(s)" (the backend's 402 detail uses the same words).
+export const filesReady = (n: number): string => `${n} file(s) ready for upload`;
 export const uploadButton = (n: number): string => (n === 1 ? 'Upload File' : `Upload ${n} Files`);
 export const uploadingLabel = (n: number): string =>
   n === 1 ? 'Uploading file...' : `Uploading ${n} files...`;
@@ -92,9 +93,9 @@ export const tooLargeText = (formattedMax: string): string => `File too large. M
 export const countBadge = (n: number): string => `${n} ${plural(n, 'file', 'files')}`;
 export const creditsText = (n: number): string => `${n} ${plural(n, 'credit', 'credits')}`;
 export const restoreConfirmText = (files: number, cost: number): string =>
-  `You are about to restore ${files} ${plural(files, 'file', 'files')}. This will cost ${cost} ${plural(cost, 'credit', 'credits')}. Do you want to proceed?`;
+  `You are about to restore ${files} file(s). This will cost ${cost} credit(s). Do you want to proceed?`;
 export const insufficientCreditsText = (needed: number, have: number): string =>
-  `You need ${needed} ${plural(needed, 'credit', 'credits')} but only have ${have}. Please purchase more credits to continue.`;
+  `You need ${needed} credit(s) but only have ${have}. Please purchase more credits to continue.`;
 
 /** Select-all toggle label: none selected, some selected, all selected. */
 export function selectAllLabel(selected: number, total: number): string {
