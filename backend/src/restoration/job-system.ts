@@ -1,0 +1,84 @@
+// Composition of the restoration jobs of one process: the queue chosen by settings, the runner, and the
+// service the routes call. API processes enqueue; worker processes (or the embedded pool) consume.
+import type { CreditsService } from '../credits/credits.service.js';
+import type { Db } from '../db/database.js';
+import { BullmqJobQueue } from '../jobs/bullmq-queue.js';
+import { DatabaseJobQueue } from '../jobs/database-queue.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import type { JobSettings } from '../jobs/job-settings.js';
+import { JobsRepository } from '../jobs/jobs.repository.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { Settings } from '../settings.js';
+import type { ObjectStorage } from '../storage/storage.js';
+import { FolioPageEngine } from './engine-adapter.js';
+import type { PageEngine } from './page-engine.js';
+import { RepositoryRestorationFiles } from './restoration-files.adapter.js';
+import { RestorationRunner } from './restoration-runner.js';
+import { RestorationService } from './restoration.service.js';
+
+export interface JobSystemDeps {
+  settings: Readonly<Settings>;
+  jobSettings: Readonly<JobSettings>;
+  db: Db;
+  storage: ObjectStorage;
+  eventBus: EventBus;
+  credits: CreditsService;
+  /** Defaults to @folio/engine with the page time limit of the job settings. */
+  engine?: PageEngine;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export function createJobQueue(
+  settings: Pick<Settings, 'redisUrl'>,
+  jobSettings: Readonly<JobSettings>,
+  db: Db,
+): JobQueue {
+  if (jobSettings.queue === 'bullmq') {
+    return new BullmqJobQueue({
+      redisUrl: settings.redisUrl,
+      prefix: jobSettings.queuePrefix,
+      leaseMs: jobSettings.leaseMs,
+    });
+  }
+  return new DatabaseJobQueue(db, { leaseMs: jobSettings.leaseMs, pollMs: jobSettings.pollMs });
+}
+
+export class JobSystem {
+  readonly queue: JobQueue;
+  readonly runner: RestorationRunner;
+  readonly service: RestorationService;
+  private started = false;
+
+  constructor(private readonly deps: JobSystemDeps) {
+    const files = new RepositoryRestorationFiles(deps.settings.restoredRetentionDays);
+    this.queue = createJobQueue(deps.settings, deps.jobSettings, deps.db);
+    this.runner = new RestorationRunner({
+      db: deps.db,
+      storage: deps.storage,
+      engine: deps.engine ?? new FolioPageEngine(deps.jobSettings.pageTimeoutMs),
+      credits: deps.credits,
+      eventBus: deps.eventBus,
+      files,
+      options: { maxAttempts: deps.jobSettings.maxAttempts },
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+    this.service = new RestorationService(deps.db, deps.credits, files, this.queue);
+  }
+
+  /** Starts consuming jobs in this process. */
+  async startWorkers(concurrency = this.deps.jobSettings.concurrency): Promise<void> {
+    if (this.started || concurrency <= 0) return;
+    this.started = true;
+    if (this.deps.jobSettings.queue === 'bullmq') {
+      // A job committed by an API node that died before enqueueing it is only in the table: hand it over.
+      for (const job of await new JobsRepository().listActive(this.deps.db)) {
+        await this.queue.enqueue({ jobId: job.id, priority: job.priority });
+      }
+    }
+    this.queue.startWorkers((jobId, signal) => this.runner.run(jobId, signal), concurrency);
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,295 @@
+// Runs one restoration job: page by page through the engine, each page checkpointed in storage under the
+// job so a resumed run (after a crash or a lost lease) does not redo finished pages. Credits were charged
+// once when the job was created; every page that does not come out restored is refunded once, keyed by
+// `refund:<jobId>:<page>`, so no retry or crash can refund twice.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { RealtimeEvent } from '@folio/shared';
+import type { Db } from '../db/database.js';
+import { withTransaction, type Trx } from '../db/transaction.js';
+import type { CreditsService } from '../credits/credits.service.js';
+import { JobsRepository, type JobCounters, type JobRow } from '../jobs/jobs.repository.js';
+import { contentKey } from '../files/storage-keys.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { ObjectStorage } from '../storage/storage.js';
+import {
+  deserializeCheckpoint,
+  jobCheckpointPrefix,
+  pageCheckpointKey,
+  serializeCheckpoint,
+  type PageCheckpoint,
+} from './checkpoint.js';
+import type { PageEngine } from './page-engine.js';
+import type { OriginalFile, RestorationFiles } from './restoration-files.js';
+
+export interface RunnerOptions {
+  maxAttempts: number;
+}
+
+export interface RunnerDeps {
+  db: Db;
+  storage: ObjectStorage;
+  engine: PageEngine;
+  credits: CreditsService;
+  eventBus: EventBus;
+  files: RestorationFiles;
+  options: RunnerOptions;
+  now?: () => Date;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export class JobAbortedError extends Error {
+  override name = 'JobAbortedError';
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class RestorationRunner {
+  private readonly jobs = new JobsRepository();
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** The queue's job handler. Throws only for trouble worth a retry (database, storage, lost lease). */
+  async run(jobId: string, signal: AbortSignal): Promise<void> {
+    const { db } = this.deps;
+    const job = await withTransaction(db, (trx) =>
+      this.jobs.beginAttempt(trx, jobId, this.now().toISOString()),
+    );
+    if (!job) return;
+    if (job.attempts > this.deps.options.maxAttempts) {
+      await this.fail(job, `Restoration stopped after ${this.deps.options.maxAttempts} attempts.`);
+      return;
+    }
+    const original = await this.deps.files.findOwned(db, job.user_id, job.original_file_id);
+    if (!original) {
+      await this.fail(job, 'The original file was deleted.');
+      return;
+    }
+
+    let document;
+    try {
+      const bytes = await readAll(await this.deps.storage.get(original.storageKey));
+      document = await this.deps.engine.open(bytes);
+    } catch (error) {
+      await this.fail(job, `The file could not be opened for restoration: ${message(error)}`);
+      return;
+    }
+
+    if (document.pageCount !== job.total_pages) {
+      await this.fail(job, 'The file no longer has the pages it was charged for.');
+      return;
+    }
+    const totalPages = job.total_pages;
+    const pages: unknown[] = []; // restored pages, null where a page failed
+    const counters: JobCounters = { current_page: 0, successful_pages: 0, failed_pages: 0 };
+    for (let index = 0; index < totalPages; index += 1) {
+      if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
+      const outcome = await this.restorePage(job, index, signal, () => document.restorePage(index, signal));
+      if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
+      pages.push(outcome.ok ? outcome.page : null);
+      counters.current_page = index + 1;
+      if (outcome.ok) counters.successful_pages += 1;
+      else counters.failed_pages += 1;
+      const balance = await withTransaction(db, async (trx) => {
+        if (!outcome.ok) await this.refundPage(trx, job, index);
+        await this.jobs.saveCounters(trx, job.id, counters, this.now().toISOString());
+        return this.deps.credits.balance(trx, job.user_id);
+      });
+      await this.publish(job.user_id, {
+        type: 'restoration.progress',
+        original_file_id: job.original_file_id,
+        fileId: job.original_file_id,
+        jobId: job.id,
+        currentPage: counters.current_page,
+        totalPages,
+        successfulPages: counters.successful_pages,
+        failedPages: counters.failed_pages,
+        credits_remaining: balance,
+      });
+    }
+
+    if (counters.successful_pages === 0) {
+      await this.fail(job, 'No page could be restored.');
+      return;
+    }
+    await this.complete(job, original, document.assemble(pages), counters, totalPages);
+  }
+
+  /** The stored outcome of a page, or a fresh run of it whose outcome is stored before it counts. */
+  private async restorePage(
+    job: JobRow,
+    index: number,
+    signal: AbortSignal,
+    restore: () => Promise<unknown>,
+  ): Promise<PageCheckpoint> {
+    const key = pageCheckpointKey(job.id, index);
+    if (await this.deps.storage.exists(key)) {
+      const stored = deserializeCheckpoint(await readAll(await this.deps.storage.get(key))) as PageCheckpoint;
+      this.deps.log?.info(
+        { jobId: job.id, page: index + 1, ok: stored.ok, fromCheckpoint: true },
+        'page done',
+      );
+      return stored;
+    }
+    let outcome: PageCheckpoint;
+    try {
+      outcome = { ok: true, page: await restore() };
+    } catch (error) {
+      // Stopped because the job was taken away: the page did not fail, the next run does it again.
+      if (signal.aborted) throw new JobAbortedError(`job ${job.id} was taken away from this worker`);
+      this.deps.log?.warn({ err: error, jobId: job.id, page: index + 1 }, 'page restoration failed');
+      outcome = { ok: false, error: message(error) };
+    }
+    await this.deps.storage.put(key, serializeCheckpoint(outcome));
+    this.deps.log?.info(
+      { jobId: job.id, page: index + 1, ok: outcome.ok, fromCheckpoint: false },
+      'page done',
+    );
+    return outcome;
+  }
+
+  private async refundPage(trx: Trx, job: JobRow, index: number): Promise<void> {
+    await this.deps.credits.apply(trx, {
+      userId: job.user_id,
+      delta: 1,
+      reason: 'refund',
+      reference: `refund:${job.id}:${index + 1}`,
+    });
+  }
+
+  private async complete(
+    job: JobRow,
+    original: OriginalFile,
+    assembling: Promise<{ bytes: Buffer; mime: string; extension: string }>,
+    counters: JobCounters,
+    totalPages: number,
+  ): Promise<void> {
+    let output;
+    try {
+      output = await assembling;
+    } catch (error) {
+      await this.fail(job, `The restored file could not be written: ${message(error)}`);
+      return;
+    }
+    const fileId = randomUUID();
+    const storageKey = contentKey(fileId);
+    await this.deps.storage.put(storageKey, output.bytes);
+    const now = this.now();
+    const result = await withTransaction(this.deps.db, async (trx) => {
+      const finished = await this.jobs.finish(
+        trx,
+        job.id,
+        { status: 'completed', restoredFileId: fileId, error: null },
+        counters,
+        now.toISOString(),
+      );
+      if (!finished) return undefined;
+      await this.deps.files.createRestored(trx, {
+        id: fileId,
+        userId: job.user_id,
+        original,
+        jobId: job.id,
+        storageKey,
+        bytes: output.bytes.length,
+        mime: output.mime,
+        extension: output.extension,
+        pageCount: totalPages,
+        now,
+      });
+      await this.deps.files.setStatus(trx, original.id, 'processed');
+      return {
+        file: await this.deps.files.toDto(trx, fileId),
+        balance: await this.deps.credits.balance(trx, job.user_id),
+      };
+    });
+    if (!result) {
+      // Another worker finished this job first; its file is the one that counts.
+      await this.deps.storage.delete(storageKey);
+      return;
+    }
+    await this.publish(job.user_id, {
+      type: 'restoration.completed',
+      original_file_id: job.original_file_id,
+      fileId: job.original_file_id,
+      jobId: job.id,
+      file: result.file,
+      totalPages,
+      successfulPages: counters.successful_pages,
+      failedPages: counters.failed_pages,
+      credits_remaining: result.balance,
+    });
+    await this.removeCheckpoints(job.id);
+  }
+
+  /** Ends the job failed and refunds every page that did not come out restored. */
+  async fail(job: JobRow, error: string): Promise<void> {
+    const restored = new Set<number>();
+    for (let index = 0; index < job.total_pages; index += 1) {
+      const key = pageCheckpointKey(job.id, index);
+      if (!(await this.deps.storage.exists(key))) continue;
+      const checkpoint = deserializeCheckpoint(
+        await readAll(await this.deps.storage.get(key)),
+      ) as PageCheckpoint;
+      if (checkpoint.ok) restored.add(index);
+    }
+    const counters: JobCounters = {
+      current_page: job.current_page,
+      successful_pages: restored.size,
+      failed_pages: job.total_pages - restored.size,
+    };
+    const balance = await withTransaction(this.deps.db, async (trx) => {
+      const finished = await this.jobs.finish(
+        trx,
+        job.id,
+        { status: 'failed', restoredFileId: null, error },
+        counters,
+        this.now().toISOString(),
+      );
+      if (!finished) return undefined;
+      for (let index = 0; index < job.total_pages; index += 1) {
+        if (!restored.has(index)) await this.refundPage(trx, job, index);
+      }
+      await this.deps.files.setStatus(trx, job.original_file_id, 'error');
+      return this.deps.credits.balance(trx, job.user_id);
+    });
+    if (balance === undefined) return;
+    await this.publish(job.user_id, {
+      type: 'restoration.failed',
+      original_file_id: job.original_file_id,
+      fileId: job.original_file_id,
+      jobId: job.id,
+      error,
+      credits_remaining: balance,
+    });
+    await this.removeCheckpoints(job.id);
+  }
+
+  private async publish(userId: string, event: RealtimeEvent): Promise<void> {
+    // A lost event must not fail the job: the file list is the source of truth on the next load.
+    await this.deps.eventBus.publish(userId, event).catch((error: unknown) => {
+      this.deps.log?.warn({ err: error }, 'realtime publish failed');
+    });
+  }
+
+  private async removeCheckpoints(jobId: string): Promise<void> {
+    try {
+      for await (const object of this.deps.storage.list(jobCheckpointPrefix(jobId))) {
+        await this.deps.storage.delete(object.key);
+      }
+    } catch (error) {
+      this.deps.log?.warn({ err: error, jobId }, 'checkpoint cleanup failed');
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// POST /restoration/restore (multipart fields file_id, filename; JSON accepted too) and the job status.
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { ErrorSchema } from '../auth/auth.schemas.js';
+import { UnprocessableEntityError } from '../errors.js';
+import { JobStatusSchema, RestoreStartedSchema } from './restoration.schemas.js';
+import type { RestorationService } from './restoration.service.js';
+
+const MAX_FIELD_BYTES = 1024;
+
+async function readFields(request: FastifyRequest): Promise<Record<string, string>> {
+  if (!request.isMultipart()) {
+    const body: unknown = request.body;
+    if (body === null || typeof body !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(body as Record<string, unknown>).filter((entry): entry is [string, string] => {
+        return typeof entry[1] === 'string';
+      }),
+    );
+  }
+  const fields: Record<string, string> = {};
+  for await (const part of request.parts({ limits: { fieldSize: MAX_FIELD_BYTES, files: 0, fields: 10 } })) {
+    if (part.type === 'field' && typeof part.value === 'string') fields[part.fieldname] = part.value;
+  }
+  return fields;
+}
+
+export const restorationRoutes: FastifyPluginAsyncTypebox<{ service: RestorationService }> = async (
+  app,
+  { service },
+) => {
+  if (!app.hasRequestDecorator('isMultipart')) await app.register(multipart);
+
+  app.post(
+    '/restoration/restore',
+    {
+      schema: {
+        operationId: 'restoreFile',
+        tags: ['restoration'],
+        summary:
+          'Start restoring a file: costs one credit per page, charged now; progress arrives on the socket',
+        description: 'multipart/form-data (or JSON) with the fields of RestoreRequest',
+        consumes: ['multipart/form-data', 'application/json'],
+        response: {
+          200: RestoreStartedSchema,
+          400: ErrorSchema,
+          402: ErrorSchema,
+          404: ErrorSchema,
+          409: ErrorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const fields = await readFields(request);
+      const fileId = fields.file_id?.trim();
+      if (!fileId) throw new UnprocessableEntityError('file_id is required');
+      const started = await service.start(request.user.id, fileId);
+      return { data: { job_id: started.jobId }, credits_remaining: started.creditsRemaining };
+    },
+  );
+
+  app.get(
+    '/restoration/jobs/:jobId',
+    {
+      schema: {
+        operationId: 'getRestorationJob',
+        tags: ['restoration'],
+        summary: 'State of one of the signed-in user’s restoration jobs',
+        params: Type.Object({ jobId: Type.String() }),
+        response: { 200: JobStatusSchema, 404: ErrorSchema },
+      },
+    },
+    (request) => service.status(request.user.id, request.params.jobId),
+  );
+};

@@ -1,0 +1,227 @@
+import { buffer } from 'node:stream/consumers';
+import type { RealtimeEvent } from '@folio/shared';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FileRepository } from '../../src/files/file-repository.js';
+import { pageCheckpointKey } from '../../src/restoration/checkpoint.js';
+import { JobAbortedError, type RestorationRunner } from '../../src/restoration/restoration-runner.js';
+import { addOriginal, balanceOf, grantCredits, ledgerOf, png, pngCrop, tiffPages } from './fixtures.js';
+import { createRunnerHarness, type RunnerHarness } from './runner-harness.js';
+import { randomUUID } from 'node:crypto';
+
+let h: RunnerHarness;
+let crop: Buffer;
+let twoPages: Buffer;
+
+beforeAll(async () => {
+  h = await createRunnerHarness();
+  crop = await pngCrop();
+  twoPages = await tiffPages(2);
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+beforeEach(() => {
+  h.events.length = 0;
+  h.engine.restoredPages.length = 0;
+  h.engine.failPages = new Set();
+});
+
+async function newUser(credits: number): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await h.database.db
+    .insertInto('users')
+    .values({
+      id,
+      google_sub: null,
+      email: `${id}@example.test`,
+      name: 'Runner',
+      given_name: null,
+      family_name: null,
+      credits_remaining: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await grantCredits(h.database.db, id, credits);
+  return id;
+}
+
+const tiff = (bytes: Buffer, pageCount: number) => ({
+  bytes,
+  filename: 'letters.tiff',
+  mime: 'image/tiff',
+  fileType: 'tiff',
+  pageCount,
+});
+
+function eventsOf<T extends RealtimeEvent['type']>(type: T): Extract<RealtimeEvent, { type: T }>[] {
+  return h.events
+    .map((e) => e.event)
+    .filter((e): e is Extract<RealtimeEvent, { type: T }> => e.type === type);
+}
+
+const never = new AbortController().signal;
+
+/** Runs the job and takes it away from the runner as soon as its first page is reported. */
+async function runUntilFirstProgress(
+  userId: string,
+  jobId: string,
+  runner: RestorationRunner,
+): Promise<void> {
+  const lost = new AbortController();
+  const unsubscribe = h.eventBus.subscribe(userId, () => lost.abort());
+  try {
+    await runner.run(jobId, lost.signal);
+  } finally {
+    unsubscribe();
+  }
+}
+
+describe('RestorationRunner', () => {
+  it('restores a page, publishes progress then completed, and creates the restored file', async () => {
+    const db = h.database.db;
+    const userId = await newUser(5);
+    const fileId = await addOriginal(db, h.storage, userId, png(crop, 'scan.png'));
+    const { jobId } = await h.service.start(userId, fileId);
+
+    await h.runner().run(jobId, never);
+
+    expect(h.events.every((e) => e.userId === userId)).toBe(true);
+    expect(eventsOf('restoration.progress')).toEqual([
+      {
+        type: 'restoration.progress',
+        original_file_id: fileId,
+        fileId,
+        jobId,
+        currentPage: 1,
+        totalPages: 1,
+        successfulPages: 1,
+        failedPages: 0,
+        credits_remaining: 4,
+      },
+    ]);
+    const [completed] = eventsOf('restoration.completed');
+    expect(completed).toMatchObject({
+      original_file_id: fileId,
+      jobId,
+      totalPages: 1,
+      successfulPages: 1,
+      failedPages: 0,
+      credits_remaining: 4,
+    });
+    expect(completed?.file).toMatchObject({
+      type: 'restored',
+      filename: 'restored_scan.png',
+      original_filename: 'scan.png',
+      original_file_id: fileId,
+      job_id: jobId,
+      status: 'processed',
+      days_remaining: 30,
+      file_type: 'png',
+    });
+    expect(h.events.map((e) => e.event.type)).toEqual(['restoration.progress', 'restoration.completed']);
+
+    const files = new FileRepository(db);
+    const restored = await files.findLive(userId, completed?.file.id ?? '');
+    const bytes = await buffer(await h.storage.get(restored?.storage_key ?? ''));
+    expect((await sharp(bytes).metadata()).format).toBe('png');
+    expect(restored?.size_bytes).toBe(bytes.length);
+    expect((await files.findLive(userId, fileId))?.status).toBe('processed');
+    expect((await h.jobs.find(db, jobId))?.status).toBe('completed');
+    expect(await balanceOf(db, userId)).toBe(4);
+    expect(await h.storage.exists(pageCheckpointKey(jobId, 0))).toBe(false);
+  });
+
+  it('refunds a failed page once and keeps the original page in the output', async () => {
+    const db = h.database.db;
+    const userId = await newUser(5);
+    const fileId = await addOriginal(db, h.storage, userId, tiff(twoPages, 2));
+    const { jobId } = await h.service.start(userId, fileId);
+    h.engine.failPages = new Set([1]);
+
+    await h.runner().run(jobId, never);
+
+    const progress = eventsOf('restoration.progress');
+    expect(
+      progress.map((p) => [p.currentPage, p.successfulPages, p.failedPages, p.credits_remaining]),
+    ).toEqual([
+      [1, 1, 0, 3],
+      [2, 1, 1, 4],
+    ]);
+    const [completed] = eventsOf('restoration.completed');
+    expect(completed).toMatchObject({ successfulPages: 1, failedPages: 1, credits_remaining: 4 });
+    const refunds = (await ledgerOf(db, userId)).filter((row) => row.reason === 'refund');
+    expect(refunds.map((row) => [row.reference, row.delta])).toEqual([[`refund:${jobId}:2`, 1]]);
+    const restored = await new FileRepository(db).findLive(userId, completed?.file.id ?? '');
+    const output = await buffer(await h.storage.get(restored?.storage_key ?? ''));
+    expect((await sharp(output, { pages: -1 }).metadata()).pages).toBe(2);
+  });
+
+  it('ends failed with every page refunded when no page can be restored', async () => {
+    const db = h.database.db;
+    const userId = await newUser(3);
+    const fileId = await addOriginal(db, h.storage, userId, tiff(twoPages, 2));
+    const { jobId } = await h.service.start(userId, fileId);
+    h.engine.failPages = new Set([0, 1]);
+
+    await h.runner().run(jobId, never);
+
+    expect(eventsOf('restoration.completed')).toEqual([]);
+    const [failed] = eventsOf('restoration.failed');
+    expect(failed).toMatchObject({ jobId, original_file_id: fileId, fileId, credits_remaining: 3 });
+    expect(await balanceOf(db, userId)).toBe(3);
+    const ledger = await ledgerOf(db, userId);
+    expect(ledger.filter((row) => row.reason === 'refund')).toHaveLength(2);
+    expect(ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(3);
+    expect((await new FileRepository(db).findLive(userId, fileId))?.status).toBe('error');
+    expect((await h.jobs.find(db, jobId))?.status).toBe('failed');
+  });
+
+  it('resumes an interrupted job without redoing finished pages or charging again', async () => {
+    const db = h.database.db;
+    const userId = await newUser(4);
+    const fileId = await addOriginal(db, h.storage, userId, tiff(twoPages, 2));
+    const { jobId } = await h.service.start(userId, fileId);
+
+    // First run: the worker loses the job right after page 1 is checkpointed.
+    await expect(runUntilFirstProgress(userId, jobId, h.runner())).rejects.toBeInstanceOf(JobAbortedError);
+    expect(h.engine.restoredPages).toEqual([0]);
+    expect((await h.jobs.find(db, jobId))?.status).toBe('running');
+
+    h.engine.restoredPages.length = 0;
+    await h.runner().run(jobId, never);
+    expect(h.engine.restoredPages).toEqual([1]);
+    expect(eventsOf('restoration.completed')).toHaveLength(1);
+    const ledger = await ledgerOf(db, userId);
+    expect(ledger.filter((row) => row.reason === 'restoration').map((row) => row.delta)).toEqual([-2]);
+    expect(ledger.filter((row) => row.reason === 'refund')).toEqual([]);
+    expect(await balanceOf(db, userId)).toBe(2);
+    expect((await h.jobs.find(db, jobId))?.attempts).toBe(2);
+  });
+
+  it('ends a job that used up its attempts failed, refunding only the pages not restored', async () => {
+    const db = h.database.db;
+    const userId = await newUser(2);
+    const fileId = await addOriginal(db, h.storage, userId, tiff(twoPages, 2));
+    const { jobId } = await h.service.start(userId, fileId);
+    await expect(runUntilFirstProgress(userId, jobId, h.runner(1))).rejects.toBeInstanceOf(JobAbortedError);
+
+    h.engine.restoredPages.length = 0;
+    await h.runner(1).run(jobId, never);
+    expect(h.engine.restoredPages).toEqual([]);
+    const [failed] = eventsOf('restoration.failed');
+    expect(failed?.error).toMatch(/after 1 attempts/);
+    expect(failed?.credits_remaining).toBe(1);
+    const refunds = (await ledgerOf(db, userId)).filter((row) => row.reason === 'refund');
+    expect(refunds.map((row) => row.reference)).toEqual([`refund:${jobId}:2`]);
+
+    // Running it again (a stale queue entry) changes nothing.
+    await h.runner(1).run(jobId, never);
+    expect(await balanceOf(db, userId)).toBe(1);
+    expect(eventsOf('restoration.failed')).toHaveLength(1);
+  });
+});
