@@ -74,10 +74,6 @@ export class BillingService {
     this.#fulfilment = new FulfilmentService(credits, this.#repo);
   }
 
-  get mode(): PaymentProvider['kind'] {
-    return this.provider.kind;
-  }
-
   /** Starts buying `packKey`; answers the page the browser goes to. */
   async createCheckoutSession(
     user: BillingUser,
