@@ -13,8 +13,7 @@ import { SessionTokens } from './auth/session-tokens.js';
 import { billingRoutes } from './billing/billing.routes.js';
 import { CreditsService } from './credits/credits.service.js';
 import type { Db } from './db/database.js';
-import { ServiceUnavailableError, installErrorHandling } from './errors.js';
-import { filesPlugin } from './files/files.plugin.js';
+import { BadRequestError, ServiceUnavailableError, installErrorHandling } from './errors.js';
 import { filesPlugin } from './files/files.plugin.js';
 import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
@@ -48,6 +47,30 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Clients often send `Content-Type: application/json` on body-less POSTs (register, refresh); treat an
+ * empty body as no body instead of Fastify's 400.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      // Like Fastify's own parser: a "__proto__" key is dropped rather than kept for a later merge to trip on.
+      done(
+        null,
+        JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)),
+      );
+    } catch {
+      done(new BadRequestError('Request body is not valid JSON'), undefined);
+    }
+  });
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { settings, db } = options;
   const eventBus = options.eventBus ?? new InProcessEventBus();
@@ -77,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('services', services);
 
   installErrorHandling(app);
+  acceptEmptyJsonBodies(app);
   await installOpenApi(app);
   installAuthentication(app, auth);
   await installWeb(app, settings);
@@ -108,8 +132,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(authRoutes, { auth });
       await api.register(usersRoutes, { db, users });
       await api.register(filesPlugin, { settings, db, eventBus });
-      await api.register(filesPlugin, { settings, db, eventBus });
-      await api.register(realtimeRoutes, { eventBus, authenticateToken: (token) => auth.authenticateToken(token) });
+      await api.register(realtimeRoutes, {
+        eventBus,
+        authenticateToken: (token) => auth.authenticateToken(token),
+      });
     },
     { prefix: API_PREFIX },
   );

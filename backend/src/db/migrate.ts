@@ -1,10 +1,20 @@
-import { Migrator } from 'kysely';
-import type { Db } from './database.js';
+import { Migrator, sql } from 'kysely';
+import { dialectOf, type Db } from './database.js';
 import { migrations } from './migrations/index.js';
 
 /** Applies every pending migration; throws (and leaves the database as it was) when one fails. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+  // On PostgreSQL the bookkeeping tables live in the connection's current schema; without naming it,
+  // Kysely would find another schema's bookkeeping tables and skip creating its own.
+  const migrationTableSchema =
+    dialectOf(db) === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
