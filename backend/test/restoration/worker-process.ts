@@ -38,8 +38,9 @@ export function workerEnv(
   };
 }
 
-export function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+/** Starts `entry` (the worker by default; `src/main.ts` for an API node) as its own process. */
+export function startWorker(env: Record<string, string>, entry = 'src/worker.ts'): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: BACKEND_DIR,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
