@@ -25,7 +25,7 @@ export function CreditsBadge({ credits }: { credits: number }) {
         data-testid="credits-balance"
         data-pulse={pulse}
         aria-label={`${credits} credits`}
-        className={`rounded-full bg-indigo-100 px-2.5 py-1 text-xs font-semibold text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200 ${pulse ? 'animate-pulse ring-2 ring-indigo-400 motion-reduce:animate-none' : ''}`}
+        className={`whitespace-nowrap rounded-full bg-indigo-100 px-2.5 py-1 text-xs font-semibold text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200 ${pulse ? 'animate-pulse ring-2 ring-indigo-400 motion-reduce:animate-none' : ''}`}
       >
         {credits} credits
       </span>
@@ -33,7 +33,7 @@ export function CreditsBadge({ credits }: { credits: number }) {
         <span
           data-testid="selection-cost"
           aria-label={`Selection costs ${cost} credits`}
-          className={`rounded-full px-2.5 py-1 text-xs font-semibold text-white ${cost > credits ? 'bg-red-600' : 'bg-orange-500'}`}
+          className={`whitespace-nowrap rounded-full px-2.5 py-1 text-xs font-semibold text-white ${cost > credits ? 'bg-red-600' : 'bg-orange-500'}`}
         >
           −{cost}
         </span>

@@ -41,7 +41,7 @@ export function Header({ appName }: { appName: string }) {
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
         <Link to="/" className={`rounded-md ${focusRing}`} aria-label={`${appName} home`}>
-          <Logo name={appName} />
+          <Logo name={appName} compact={isAuthenticated} />
         </Link>
 
         {isAuthenticated ? (

@@ -1,4 +1,4 @@
-export function Logo({ name }: { name: string }) {
+export function Logo({ name, compact = false }: { name: string; compact?: boolean }) {
   return (
     <span className="inline-flex items-center gap-2 font-semibold text-slate-900 dark:text-white">
       <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8">
@@ -10,7 +10,7 @@ export function Logo({ name }: { name: string }) {
         />
         <path d="M12 17l3 3 6-6" stroke="#4f46e5" strokeWidth="2.5" fill="none" strokeLinecap="round" />
       </svg>
-      <span>{name}</span>
+      <span className={`whitespace-nowrap ${compact ? 'hidden sm:inline' : ''}`}>{name}</span>
     </span>
   );
 }
