@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ErrorSchema } from '../auth/auth.schemas.js';
-import { BadRequestError, HttpError, PayloadTooLargeError } from '../errors.js';
+import { BadRequestError, HttpError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
 import {
   BatchUploadResponseSchema,
   BinarySchema,
@@ -61,6 +61,15 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
       parts: maxBatchFiles + 20,
     },
     throwFileSizeLimit: false,
+  });
+
+  const notMultipart = 'Expected a multipart/form-data upload';
+  app.addHook('preHandler', async (request) => {
+    // Uploads only: a JSON or raw body there is a client mistake, not a server error.
+    if (request.routeOptions.url?.endsWith('upload') && !request.isMultipart()) {
+      throw new UnsupportedMediaTypeError(notMultipart);
+    }
+    await Promise.resolve();
   });
 
   /** Answers 413 and closes the connection so the unread rest of the body is not drained. */

@@ -119,6 +119,19 @@ describe('upload', () => {
       expect(key).toMatch(/^objects\/[0-9a-f-]{36}\/(content|preview\.webp)$/);
   });
 
+  it('answers 415 to an upload that is not multipart', async () => {
+    for (const url of ['/api/v1/files/upload', '/api/v1/files/batch-upload']) {
+      const response = await h.test.app.inject({
+        method: 'POST',
+        url,
+        headers: alice.headers,
+        payload: { file: 'x' },
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({ detail: 'Expected a multipart/form-data upload' });
+    }
+  });
+
   it('answers 401 without a session', async () => {
     const form = new FormData();
     form.append('file', new Blob([PNG.bytes]), 'a.png');
