@@ -7,6 +7,7 @@ import { TEXT } from '../../config/texts.js';
 import { DevLoginForm } from '../auth/components/DevLoginForm.js';
 import { GoogleSignInButton } from '../auth/components/GoogleSignInButton.js';
 import { TIER_CLAIMS, formatPrice } from '../billing/pricing.js';
+import { HeroIllustration } from './HeroIllustration.js';
 
 const FEATURES = [
   {
@@ -109,13 +110,7 @@ export function LandingPage() {
             </p>
           </div>
           <div className="rounded-2xl bg-white p-2 shadow-xl ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700">
-            <img
-              src="/demo_poster.jpg"
-              alt="A damaged scanned page next to its restored version"
-              width={1280}
-              height={720}
-              className="aspect-video w-full rounded-xl object-cover"
-            />
+            <HeroIllustration />
           </div>
         </div>
       </section>
