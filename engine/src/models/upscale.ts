@@ -2,7 +2,13 @@
 // Each tile is run with an overlap margin and only its centre is kept, which hides the zero-padding seams.
 import * as ort from 'onnxruntime-node';
 import type { RawImage } from '../image.js';
-import { upscaleModel, type UpscaleFactor, type UpscaleModelSize } from './catalog.js';
+import {
+  UPSCALE_FACTORS,
+  UPSCALE_SIZES,
+  upscaleModel,
+  type UpscaleFactor,
+  type UpscaleModelSize,
+} from './catalog.js';
 import { ModelRunError } from './errors.js';
 import { sessionFor } from './session.js';
 
@@ -86,6 +92,9 @@ function writeAlpha(src: RawImage, out: RawImage, scale: number): void {
 export async function upscale(img: RawImage, options: UpscaleOptions): Promise<RawImage> {
   validate(img);
   const { scale } = options;
+  if (!UPSCALE_FACTORS.includes(scale)) throw new RangeError(`scale must be 2 or 4, got ${scale}`);
+  if (!UPSCALE_SIZES.includes(options.model))
+    throw new RangeError(`unknown upscaling model "${options.model}"`);
   const spec = upscaleModel(options.model, scale);
   const tile = options.tile ?? DEFAULT_TILE;
   const overlap = options.overlap ?? DEFAULT_OVERLAP;

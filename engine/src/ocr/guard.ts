@@ -41,6 +41,7 @@ export interface GuardRegion {
   x1: number;
   y1: number;
   inputWords: number;
+  repairedWords: ChangedWord[];
   lostWords: string[];
   changedWords: ChangedWord[];
   accept: boolean;
@@ -50,7 +51,10 @@ export interface GuardResult {
   accept: boolean;
   /** Input words that were checked (clear, long enough, alphanumeric) */
   inputWords: number;
+  /** Checked words found in the output, exactly or repaired */
   keptWords: number;
+  /** Checked words the output reads more completely: a fragment completed ("greed" → "agreed") or one letter fixed */
+  repairedWords: ChangedWord[];
   /** Checked words with nothing readable at their place in the output */
   lostWords: string[];
   /** Checked words read differently at their place in the output */
@@ -87,6 +91,34 @@ function scaled(word: OcrWord, sx: number, sy: number): OcrWord {
   return { ...word, x0: word.x0 * sx, x1: word.x1 * sx, y0: word.y0 * sy, y1: word.y1 * sy };
 }
 
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * A restoration may read a damaged word better than the input did: the input's fragment completed
+ * ("greed" → "agreed", "20157" → "ZG-20157"), or one letter of a long word fixed ("signea" → "signed").
+ * Digits never get the one-letter allowance.
+ */
+function isRepair(inputKey: string, outputKey: string): boolean {
+  if (outputKey.length > inputKey.length && outputKey.includes(inputKey)) return true;
+  return inputKey.length >= 5 && !/\d/.test(inputKey + outputKey) && editDistance(inputKey, outputKey) === 1;
+}
+
+interface Pending {
+  word: OcrWord;
+  key: string;
+  region: GuardRegion;
+}
+
 /** Compares the words of two OCR results of the same page (the output may be scaled). */
 export function compareWords(
   input: OcrResult,
@@ -95,17 +127,17 @@ export function compareWords(
   options: Partial<GuardOptions> = {},
 ): Omit<GuardResult, 'inputOcr' | 'outputOcr'> {
   const opts = { ...DEFAULT_GUARD_OPTIONS, ...options };
-  // Output words in input coordinates, and how many of each key are still unclaimed.
+  // Output words in input coordinates; each can vouch for one input word.
   const outputWords = output.words.map((w) => scaled(w, 1 / scale.x, 1 / scale.y));
-  const available = new Map<string, number>();
-  for (const w of outputWords) available.set(wordKey(w.text), (available.get(wordKey(w.text)) ?? 0) + 1);
+  const unclaimed = new Map<string, number[]>();
+  outputWords.forEach((w, i) => {
+    const key = wordKey(w.text);
+    if (key !== '') unclaimed.set(key, [...(unclaimed.get(key) ?? []), i]);
+  });
 
-  const lostWords: string[] = [];
-  const changedWords: ChangedWord[] = [];
   const regions: GuardRegion[] = [];
-  let inputWords = 0;
-  let digitFailure = false;
-
+  const pending: Pending[] = [];
+  // Pass 1: exact matches anywhere on the page (order and layout may change).
   for (const line of input.lines) {
     const region: GuardRegion = {
       x0: line.x0,
@@ -113,6 +145,7 @@ export function compareWords(
       x1: line.x1,
       y1: line.y1,
       inputWords: 0,
+      repairedWords: [],
       lostWords: [],
       changedWords: [],
       accept: true,
@@ -121,22 +154,44 @@ export function compareWords(
       if (!checkable(word, opts)) continue;
       region.inputWords++;
       const key = wordKey(word.text);
-      const left = available.get(key) ?? 0;
-      if (left > 0) {
-        available.set(key, left - 1);
-        continue;
-      }
-      const there = outputWords.filter((o) => overlapShare(word, o) > 0.3 && o.text.trim() !== '');
-      if (there.length > 0)
-        region.changedWords.push({ input: word.text, output: there.map((o) => o.text).join(' ') });
-      else region.lostWords.push(word.text);
-      if (/\d/.test(key)) digitFailure = true;
+      const left = unclaimed.get(key);
+      if (left && left.length > 0) left.pop();
+      else pending.push({ word, key, region });
     }
-    if (region.inputWords === 0) continue;
-    const bad = region.lostWords.length + region.changedWords.length;
-    region.accept = bad === 0;
-    regions.push(region);
+    if (region.inputWords > 0) regions.push(region);
+  }
+
+  // Pass 2: the rest may be repairs of what the input misread; otherwise lost or changed.
+  const claimed = new Set<number>();
+  const free = () => [...unclaimed.values()].flat().filter((i) => !claimed.has(i));
+  let digitFailure = false;
+  for (const { word, key, region } of pending) {
+    const candidates = free();
+    const near = candidates.filter((i) => overlapShare(word, outputWords[i]!) > 0.3);
+    // Prefer a repair at the word's own place, then anywhere (the page may have been deskewed or cropped);
+    // short fragments only at their place, as "and" is inside many words.
+    const pool = key.length >= 5 ? [...near, ...candidates] : near;
+    const repair = pool.find((i) => isRepair(key, wordKey(outputWords[i]!.text)));
+    if (repair !== undefined) {
+      claimed.add(repair);
+      region.repairedWords.push({ input: word.text, output: outputWords[repair]!.text });
+      continue;
+    }
+    const there = outputWords.filter((o) => overlapShare(word, o) > 0.3 && o.text.trim() !== '');
+    if (there.length > 0)
+      region.changedWords.push({ input: word.text, output: there.map((o) => o.text).join(' ') });
+    else region.lostWords.push(word.text);
+    if (/\d/.test(key)) digitFailure = true;
+  }
+
+  let inputWords = 0;
+  const repairedWords: ChangedWord[] = [];
+  const lostWords: string[] = [];
+  const changedWords: ChangedWord[] = [];
+  for (const region of regions) {
+    region.accept = region.lostWords.length + region.changedWords.length === 0;
     inputWords += region.inputWords;
+    repairedWords.push(...region.repairedWords);
     lostWords.push(...region.lostWords);
     changedWords.push(...region.changedWords);
   }
@@ -159,7 +214,7 @@ export function compareWords(
         ? `all ${inputWords} clearly read words kept`
         : `${keptWords} of ${inputWords} clearly read words kept`;
   }
-  return { accept, inputWords, keptWords, lostWords, changedWords, reason, regions };
+  return { accept, inputWords, keptWords, repairedWords, lostWords, changedWords, reason, regions };
 }
 
 /** OCRs input and output and checks that the output still says what the input said. */

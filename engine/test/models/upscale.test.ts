@@ -99,5 +99,7 @@ describe('upscale', () => {
   it('rejects a buffer that does not match its size', async () => {
     const bad: RawImage = { width: 10, height: 10, channels: 3, data: new Uint8Array(10) };
     await expect(upscale(bad, { scale: 2, model: 'slim' })).rejects.toThrow(RangeError);
+    const img: RawImage = { width: 4, height: 4, channels: 1, data: new Uint8Array(16) };
+    await expect(upscale(img, { scale: 3 as 2, model: 'slim' })).rejects.toThrow(/scale must be 2 or 4/);
   });
 });
