@@ -4,3 +4,29 @@ export type { RawImage } from './image.js';
 export { sniffFormat, type InputFormat } from './io/sniff.js';
 export { inspectInput, type InputInfo, type InputLimits } from './io/inspect.js';
 export { renderThumbnail, type Thumbnail } from './io/thumbnail.js';
+export { loadDocument, type Doc, type PageSize } from './io/decode.js';
+export type { OcrWord } from './io/encode.js';
+export type { RestoreMode } from './analysis/plan.js';
+export type { PageKind } from './analysis/measure.js';
+export type { PageOptions, RestoredPage } from './pipeline/page.js';
+export {
+  DEFAULT_PAGE_TIMEOUT_MS,
+  assembleOutput,
+  restore,
+  restorePage,
+  type AssembledOutput,
+  type PageReport,
+  type RestoreOptions,
+  type RestorePageOptions,
+  type RestoreProgress,
+  type RestoreResult,
+} from './pipeline/restore.js';
+export { closeEnginePool } from './pipeline/pool.js';
+export {
+  createDefaultRegistry,
+  StepRegistry,
+  type Step,
+  type StepCall,
+  type StepKind,
+  type StepParams,
+} from './steps/index.js';

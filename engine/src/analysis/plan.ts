@@ -1,0 +1,98 @@
+// Chooses the steps for one page from measurements. Conservative: a step runs only when its damage is measured.
+import type { RawImage } from '../image.js';
+import type { StepCall } from '../steps/registry.js';
+import { toGrey } from '../steps/pixels.js';
+import {
+  channelRange,
+  classifyPage,
+  estimateNoise,
+  estimateSkew,
+  pageFeatures,
+  type PageFeatures,
+  type PageKind,
+} from './measure.js';
+
+export type RestoreMode = 'auto' | 'document' | 'photo';
+
+export interface PagePlan {
+  kind: PageKind;
+  features: PageFeatures;
+  measures: Record<string, number>;
+  steps: StepCall[];
+  /** The steps kept when the word guard rejects the full plan. */
+  conservative: StepCall[];
+}
+
+/** Share of pixels that differ strongly from all of their 4 neighbours in the same direction (specks). */
+export function speckShare(img: RawImage): number {
+  const grey = toGrey(img, 'max');
+  const { data, width, height } = grey;
+  let specks = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const v = data[i]!;
+      const a = data[i - 1]!;
+      const b = data[i + 1]!;
+      const c = data[i - width]!;
+      const d = data[i + width]!;
+      if (
+        (v + 70 < a && v + 70 < b && v + 70 < c && v + 70 < d) ||
+        (v > a + 70 && v > b + 70 && v > c + 70 && v > d + 70)
+      )
+        specks++;
+    }
+  }
+  return specks / (width * height);
+}
+
+export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePlan {
+  const features = pageFeatures(img);
+  const kind: PageKind =
+    mode === 'document' ? 'document' : mode === 'photo' ? 'photo' : classifyPage(features);
+  const noise = estimateNoise(img);
+  const measures: Record<string, number> = { noise, dpi };
+  // A mixed page full of colour is treated as a picture; a grey one (a phone photo of a page) as text.
+  if (kind === 'photo' || (kind === 'mixed' && features.colourfulShare > 0.3))
+    return { kind, features, measures, ...planPhoto(img, noise, measures) };
+  const specks = speckShare(img);
+  measures.specks = specks;
+  const steps: StepCall[] = [];
+  const conservative: StepCall[] = [];
+  const both = (call: StepCall) => {
+    steps.push(call);
+    conservative.push(call);
+  };
+  if (img.channels !== 1) both({ name: 'whiten-paper', params: {} });
+  both({ name: 'clean-borders', params: { dpi } });
+  if (specks > 0.0015) steps.push({ name: 'remove-salt-pepper', params: {} });
+  else if (noise > 6) steps.push({ name: 'denoise-document', params: { sigma: noise } });
+  both({ name: 'flatten-background', params: { dpi } });
+  steps.push({ name: 'remove-speckles', params: { dpi } });
+  const skew = estimateSkew(toGrey(img, 'max'));
+  measures.skew = skew;
+  if (Math.abs(skew) >= 0.3) both({ name: 'deskew', params: { angle: skew } });
+  // stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
+  // levels change and stroke filling cost more words (faint and small print) than they won.
+  return { kind, features, measures, steps, conservative };
+}
+
+function planPhoto(
+  img: RawImage,
+  noise: number,
+  measures: Record<string, number>,
+): { steps: StepCall[]; conservative: StepCall[] } {
+  const steps: StepCall[] = [];
+  const { low, high } = channelRange(img);
+  const lift = Math.max(...low);
+  const spread = Math.min(...high.map((h, c) => h - (low[c] ?? 0)));
+  const cast = Math.max(...high) - Math.min(...high) + Math.max(...low) - Math.min(...low);
+  measures.blackLift = lift;
+  measures.minSpread = spread;
+  measures.cast = cast;
+  // Only a strong fade: lifted blacks with a compressed range in every channel (dark or low-key scenes have a
+  // small range but no lifted black point).
+  if (img.channels >= 3 && lift > 60 && spread < 160) steps.push({ name: 'correct-levels', params: {} });
+  if (noise > 4) steps.push({ name: 'denoise-photo', params: { sigma: noise } });
+  return { steps, conservative: [] };
+}

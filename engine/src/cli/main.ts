@@ -1,0 +1,69 @@
+// folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--keep-temp]
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { RestoreMode } from '../analysis/plan.js';
+import { EngineInputError } from '../errors.js';
+import { closeEnginePool } from '../pipeline/pool.js';
+import { restore } from '../pipeline/restore.js';
+
+const USAGE = 'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--keep-temp]';
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      output: { type: 'string', short: 'o' },
+      mode: { type: 'string', default: 'auto' },
+      'keep-temp': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const input = positionals[0];
+  const mode = values.mode as RestoreMode;
+  if (!input || !values.output || positionals.length > 1 || !['auto', 'document', 'photo'].includes(mode)) {
+    console.error(USAGE);
+    return 2;
+  }
+  const keepTempDir = values['keep-temp'] ? await mkdtemp(path.join(tmpdir(), 'folio-restore-')) : undefined;
+  const started = performance.now();
+  try {
+    const result = await restore(await readFile(input), {
+      mode,
+      ...(keepTempDir ? { keepTempDir } : {}),
+      onProgress: (p) =>
+        console.error(
+          `page ${p.currentPage}/${p.totalPages} (${p.successfulPages} restored, ${p.failedPages} failed)`,
+        ),
+    });
+    await writeFile(values.output, result.bytes);
+    for (const page of result.pages) {
+      const what = page.ok
+        ? `${page.kind}: ${page.steps.join(', ') || 'no change needed'}`
+        : `failed: ${page.error}`;
+      console.error(
+        `  page ${page.index + 1} ${what} (${page.ms} ms)${page.fallback ? ' [guard fallback]' : ''}`,
+      );
+    }
+    console.error(
+      `wrote ${values.output} (${result.mime}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    if (keepTempDir) console.log(`intermediates kept in ${keepTempDir}`);
+    return result.pages.every((p) => !p.ok) ? 1 : 0;
+  } catch (error) {
+    if (error instanceof EngineInputError) {
+      console.error(`folio-restore: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await closeEnginePool();
+  }
+}
+
+process.exitCode = await main();

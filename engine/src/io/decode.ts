@@ -1,0 +1,158 @@
+// Decoding: a Doc describes the input (serialisable); decodePage turns one page into pixels.
+import { randomUUID } from 'node:crypto';
+import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import sharp from 'sharp';
+import { inputErrors } from '../errors.js';
+import type { RawImage } from '../image.js';
+import { dropAlpha } from '../steps/pixels.js';
+import { fitDpi, getPdfPageSizes, openPdf, renderPdfPage, type PdfPageSize } from './pdf.js';
+import { sniffFormat, type InputFormat } from './sniff.js';
+
+export interface PageSize {
+  /** PDF: points (1/72 inch); images: pixels. */
+  width: number;
+  height: number;
+  unit: 'pt' | 'px';
+  /** Images: resolution stored in the file, when it has one. */
+  dpi?: number;
+}
+
+export interface Doc {
+  id: string;
+  format: InputFormat;
+  pageCount: number;
+  pageSizes: PageSize[];
+  bytes: Uint8Array;
+}
+
+export interface DecodedPage {
+  image: RawImage;
+  dpi: number;
+}
+
+/** Pixel budget for one rendered or decoded page (about 300 DPI on A3). */
+export const MAX_PAGE_PIXELS = 40_000_000;
+/** Render resolution limits for PDF pages. */
+const PDF_MIN_DPI = 150;
+const PDF_MAX_DPI = 300;
+const PDF_VECTOR_DPI = 200;
+
+export async function loadDocument(bytes: Uint8Array): Promise<Doc> {
+  if (bytes.length === 0) throw inputErrors.empty();
+  const format = sniffFormat(bytes);
+  if (format === null) throw inputErrors.unsupported();
+  const id = randomUUID();
+  if (format === 'pdf') {
+    const pdf = await openPdf(bytes);
+    try {
+      const sizes = await getPdfPageSizes(pdf);
+      return {
+        id,
+        format,
+        pageCount: pdf.numPages,
+        pageSizes: sizes.map((s) => ({ width: s.widthPt, height: s.heightPt, unit: 'pt' })),
+        bytes,
+      };
+    } finally {
+      await pdf.destroy();
+    }
+  }
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    const pageCount = format === 'tiff' ? (meta.pages ?? 1) : 1;
+    const pageSizes: PageSize[] = [];
+    for (let page = 0; page < pageCount; page++) {
+      const m = page === 0 ? meta : await sharp(bytes, { page, limitInputPixels: false }).metadata();
+      const swap = (m.orientation ?? 1) >= 5;
+      pageSizes.push({
+        width: (swap ? m.height : m.width) ?? 0,
+        height: (swap ? m.width : m.height) ?? 0,
+        unit: 'px',
+        ...(m.density ? { dpi: m.density } : {}),
+      });
+    }
+    return { id, format, pageCount, pageSizes, bytes };
+  } catch (error) {
+    throw inputErrors.corrupt(error);
+  }
+}
+
+/** Workers keep the last opened PDF, since pages of one document arrive one after another. */
+let openDoc: { id: string; pdf: PDFDocumentProxy } | undefined;
+
+async function pdfFor(doc: Doc): Promise<PDFDocumentProxy> {
+  if (openDoc?.id === doc.id) return openDoc.pdf;
+  if (openDoc) await openDoc.pdf.destroy();
+  openDoc = undefined;
+  const pdf = await openPdf(doc.bytes);
+  openDoc = { id: doc.id, pdf };
+  return pdf;
+}
+
+/** Resolution of the scan inside a PDF page: its largest image's pixels per inch of page width. */
+async function scanDpi(pdf: PDFDocumentProxy, index: number, size: PdfPageSize): Promise<number | undefined> {
+  const page = await pdf.getPage(index + 1);
+  const ops = await page.getOperatorList();
+  let best: number | undefined;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    if (ops.fnArray[i] !== OPS.paintImageXObject) continue;
+    const args = ops.argsArray[i] as unknown[];
+    const w = typeof args[1] === 'number' ? args[1] : undefined;
+    const h = typeof args[2] === 'number' ? args[2] : undefined;
+    if (!w || !h) continue;
+    const long = Math.max(w, h) / (Math.max(size.widthPt, size.heightPt) / 72);
+    best = Math.max(best ?? 0, long);
+  }
+  return best;
+}
+
+export async function decodePage(doc: Doc, index: number): Promise<DecodedPage> {
+  if (index < 0 || index >= doc.pageCount) throw new RangeError(`Page ${index + 1} does not exist.`);
+  if (doc.format === 'pdf') {
+    const pdf = await pdfFor(doc);
+    const size = doc.pageSizes[index]!;
+    const pt = { widthPt: size.width, heightPt: size.height };
+    const native = await scanDpi(pdf, index, pt);
+    const wanted = native ? Math.min(PDF_MAX_DPI, Math.max(PDF_MIN_DPI, Math.round(native))) : PDF_VECTOR_DPI;
+    const dpi = fitDpi(pt, wanted, MAX_PAGE_PIXELS);
+    return { image: await renderPdfPage(pdf, index, dpi), dpi };
+  }
+  try {
+    const { data, info } = await sharp(doc.bytes, { page: index, limitInputPixels: MAX_PAGE_PIXELS })
+      .rotate() // EXIF orientation
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const channels = info.channels === 2 ? 1 : info.channels;
+    let image: RawImage = {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+      width: info.width,
+      height: info.height,
+      channels: info.channels === 2 ? 4 : channels,
+    };
+    if (info.channels === 2) image = greyAlphaToRgba(image);
+    image = dropAlpha(image);
+    return { image, dpi: imageDpi(doc.pageSizes[index]!) };
+  } catch (error) {
+    throw inputErrors.corrupt(error);
+  }
+}
+
+function greyAlphaToRgba(img: RawImage): RawImage {
+  const n = img.width * img.height;
+  const out = new Uint8Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const g = img.data[i * 2]!;
+    out[i * 4] = g;
+    out[i * 4 + 1] = g;
+    out[i * 4 + 2] = g;
+    out[i * 4 + 3] = img.data[i * 2 + 1]!;
+  }
+  return { data: out, width: img.width, height: img.height, channels: 4 };
+}
+
+/** The file's own resolution when plausible for a scan; otherwise guessed from a letter-width page. */
+export function imageDpi(size: PageSize): number {
+  if (size.dpi && size.dpi >= 100 && size.dpi <= 1200) return size.dpi;
+  return Math.min(600, Math.max(100, Math.round(Math.min(size.width, size.height) / 8.5)));
+}

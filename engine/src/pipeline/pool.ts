@@ -1,0 +1,50 @@
+// The worker pool: heavy pixel work never runs on the event loop.
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { RestoredPage } from './page.js';
+import type { PageTask } from './worker.js';
+
+const here = fileURLToPath(import.meta.url);
+// Under tsx, vitest or the backend's dev server this file is TypeScript, and so is the worker: the worker
+// thread then needs tsx's loader, resolved from here so it works from any working directory.
+const runningTs = here.endsWith('.ts');
+const workerFile = path.join(path.dirname(here), runningTs ? 'worker.ts' : 'worker.js');
+
+function workerExecArgv(): string[] {
+  if (!runningTs) return [];
+  const tsxLoader = createRequire(import.meta.url).resolve('tsx');
+  return ['--import', pathToFileURL(tsxLoader).href];
+}
+
+export function defaultThreads(): number {
+  const fromEnv = Number(process.env.FOLIO_ENGINE_THREADS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
+let pool: Piscina<PageTask, RestoredPage> | undefined;
+
+export function enginePool(): Piscina<PageTask, RestoredPage> {
+  pool ??= new Piscina<PageTask, RestoredPage>({
+    filename: pathToFileURL(workerFile).href,
+    execArgv: workerExecArgv(),
+    minThreads: 0,
+    maxThreads: defaultThreads(),
+    idleTimeout: 60_000,
+  });
+  return pool;
+}
+
+export function poolThreads(): number {
+  return pool?.options.maxThreads ?? defaultThreads();
+}
+
+/** Stops the worker threads (the CLI and tests call this so the process can exit). */
+export async function closeEnginePool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  if (p) await p.destroy();
+}

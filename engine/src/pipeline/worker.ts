@@ -1,0 +1,34 @@
+// Piscina worker: restores one page per task. The step registry, OCR and models load once per thread.
+import { pathToFileURL } from 'node:url';
+import type { Doc } from '../io/decode.js';
+import { createDefaultRegistry } from '../steps/index.js';
+import type { Step } from '../steps/registry.js';
+import { restorePageInThread, type PageOptions, type RestoredPage } from './page.js';
+import { threadServices } from './thread-services.js';
+
+export interface PageTask {
+  doc: Doc;
+  index: number;
+  opts: PageOptions;
+  /** JavaScript modules (paths) whose default export is a Step or Step[] to register: extra or replacement steps. */
+  stepModules: string[];
+}
+
+const registry = createDefaultRegistry();
+const loaded = new Set<string>();
+
+async function loadStepModules(modules: string[]): Promise<void> {
+  for (const file of modules) {
+    if (loaded.has(file)) continue;
+    const mod = (await import(file.startsWith('file:') ? file : pathToFileURL(file).href)) as {
+      default: Step | Step[];
+    };
+    for (const step of [mod.default].flat()) registry.register(step);
+    loaded.add(file);
+  }
+}
+
+export default async function restorePageTask(task: PageTask): Promise<RestoredPage> {
+  await loadStepModules(task.stepModules);
+  return restorePageInThread(task.doc, task.index, task.opts, registry, threadServices());
+}

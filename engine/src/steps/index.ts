@@ -1,0 +1,12 @@
+// The default step registry: every built-in step, by name.
+import { documentSteps } from './document.js';
+import { photoSteps } from './photo.js';
+import { StepRegistry } from './registry.js';
+
+export function createDefaultRegistry(): StepRegistry {
+  const registry = new StepRegistry();
+  for (const step of [...documentSteps, ...photoSteps]) registry.register(step);
+  return registry;
+}
+
+export { StepRegistry, type Step, type StepCall, type StepKind, type StepParams } from './registry.js';

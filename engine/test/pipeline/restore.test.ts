@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  EngineInputError,
+  closeEnginePool,
+  loadDocument,
+  restore,
+  type RestoreProgress,
+  type StepCall,
+} from '../../src/index.js';
+import { buildPdf } from '../../src/io/encode.js';
+import { evalFile, fixturesDir } from '../helpers.js';
+
+const testSteps = path.join(fixturesDir, 'test-steps.mjs');
+
+afterAll(async () => {
+  await closeEnginePool();
+});
+
+async function pdfPages(bytes: Uint8Array) {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+  const pages = [];
+  for (let i = 1; i <= pdf.numPages; i++) {
+    const page = await pdf.getPage(i);
+    const { width, height } = page.getViewport({ scale: 1 });
+    const text = (await page.getTextContent()).items.map((it) => ('str' in it ? it.str : '')).join(' ');
+    pages.push({ width, height, text });
+  }
+  await pdf.destroy();
+  return pages;
+}
+
+describe('restore', () => {
+  it('restores a scanned PDF page by page, keeping page count and sizes, with progress after each page', async () => {
+    const input = evalFile('pdf_001', 'degraded.pdf');
+    const progress: RestoreProgress[] = [];
+    // Two cheap steps keep the test fast; the measured plan is exercised by the image tests and the benchmark.
+    const steps: StepCall[] = [
+      { name: 'whiten-paper', params: {} },
+      { name: 'flatten-background', params: { dpi: 150 } },
+    ];
+    const result = await restore(input, { steps, onProgress: (p) => progress.push(p) });
+    expect(result).toMatchObject({ mime: 'application/pdf', extension: 'pdf' });
+    expect(result.pages.map((p) => p.ok)).toEqual([true, true, true]);
+    expect(result.pages.every((p) => p.kind === 'document' && p.steps.includes('flatten-background'))).toBe(
+      true,
+    );
+    expect(progress).toHaveLength(3);
+    expect(progress.at(-1)).toEqual({ currentPage: 3, totalPages: 3, successfulPages: 3, failedPages: 0 });
+    expect(progress.map((p) => p.currentPage)).toEqual([1, 2, 3]);
+    const before = await pdfPages(input);
+    const after = await pdfPages(result.bytes);
+    expect(after.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual(
+      before.map((p) => [Math.round(p.width), Math.round(p.height)]),
+    );
+  });
+
+  it('keeps PNG as PNG with its DPI, and JPEG as JPEG', async () => {
+    const png = await restore(evalFile('doc_027', 'degraded.png'));
+    expect(png).toMatchObject({ mime: 'image/png', extension: 'png' });
+    const meta = await sharp(png.bytes).metadata();
+    expect(meta).toMatchObject({ format: 'png', width: 1275, height: 1650, density: 150 });
+    const jpeg = await restore(evalFile('photo_001', 'degraded.jpg'));
+    expect(jpeg).toMatchObject({ mime: 'image/jpeg', extension: 'jpg' });
+    expect((await sharp(jpeg.bytes).metadata()).format).toBe('jpeg');
+    expect(jpeg.pages[0]!.kind).toBe('photo');
+  });
+
+  it('keeps a multi-page TIFF multi-page', async () => {
+    const page = await sharp(evalFile('doc_021', 'degraded.png'))
+      .extract({ left: 0, top: 0, width: 600, height: 500 })
+      .png()
+      .toBuffer();
+    const tiff = await sharp([page, page], { join: { animated: true } })
+      .withMetadata({ density: 150 })
+      .tiff()
+      .toBuffer();
+    const result = await restore(tiff, { mode: 'document' });
+    expect(result.mime).toBe('image/tiff');
+    expect((await sharp(result.bytes).metadata()).pages).toBe(2);
+  });
+
+  it('reports a failing step as a failed page and still produces the document', async () => {
+    const input = evalFile('pdf_001', 'degraded.pdf');
+    const progress: RestoreProgress[] = [];
+    const result = await restore(input, {
+      stepModules: [testSteps],
+      steps: [{ name: 'test-fail', params: {} }],
+      onProgress: (p) => progress.push(p),
+    });
+    expect(result.pages.every((p) => !p.ok && p.error?.includes('deliberate step failure'))).toBe(true);
+    expect(progress.at(-1)).toEqual({ currentPage: 3, totalPages: 3, successfulPages: 0, failedPages: 3 });
+    expect((await pdfPages(result.bytes)).length).toBe(3);
+  });
+
+  it('stops a page that exceeds its time limit and keeps the original', async () => {
+    const input = evalFile('doc_030', 'degraded.png');
+    const result = await restore(input, {
+      stepModules: [testSteps],
+      steps: [{ name: 'test-spin', params: { ms: 60_000 } }],
+      pageTimeoutMs: 1_500,
+    });
+    expect(result.pages[0]).toMatchObject({ ok: false });
+    expect(result.pages[0]!.error).toMatch(/took longer than 1500 ms/);
+    expect(Buffer.from(result.bytes).equals(input)).toBe(true);
+  });
+
+  it('refuses bad input with a typed error', async () => {
+    await expect(restore(Buffer.from('not a document'))).rejects.toBeInstanceOf(EngineInputError);
+    await expect(loadDocument(Buffer.alloc(0))).rejects.toMatchObject({ code: 'empty' });
+  });
+});
+
+describe('PDF text layer', () => {
+  it('writes invisible words that pdfjs can extract', async () => {
+    const image = await sharp({ create: { width: 850, height: 1100, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const bytes = await buildPdf(
+      [
+        {
+          widthPt: 612,
+          heightPt: 792,
+          image: { bytes: image, mime: 'image/png', width: 850, height: 1100 },
+          words: [
+            { text: 'Invoice', confidence: 95, x0: 100, y0: 100, x1: 220, y1: 130 },
+            { text: 'No.', confidence: 90, x0: 230, y0: 100, x1: 270, y1: 130 },
+            { text: 'ET-7045', confidence: 91, x0: 280, y0: 100, x1: 400, y1: 130 },
+          ],
+        },
+      ],
+      new Uint8Array(),
+    );
+    const [page] = await pdfPages(bytes);
+    expect(page!.text).toContain('Invoice');
+    expect(page!.text).toContain('ET-7045');
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { estimateSkew } from '../../src/analysis/measure.js';
+import { speckShare } from '../../src/analysis/plan.js';
+import { createDefaultRegistry } from '../../src/steps/index.js';
+import { toGrey } from '../../src/steps/pixels.js';
+import { backgroundUnevenness, crop, mean } from './helpers.js';
+
+const steps = createDefaultRegistry();
+const run = async (name: string, img: Parameters<ReturnType<typeof steps.get>['run']>[0], params = {}) =>
+  steps.get(name).run(img, { dpi: 150, ...params });
+
+describe('document steps on real eval crops', () => {
+  it('whiten-paper turns yellowed paper white and keeps the page size', async () => {
+    const img = await crop('doc_006', 'degraded.png', { left: 100, top: 100, width: 500, height: 400 });
+    expect(img.channels).toBe(3);
+    const out = await run('whiten-paper', img);
+    expect(out).toMatchObject({ width: 500, height: 400, channels: 1 });
+    expect(mean(out)).toBeGreaterThan(mean(toGrey(img, 'luma')) + 5);
+  });
+
+  it('flatten-background removes uneven illumination', async () => {
+    const img = await crop('doc_029', 'degraded.png', { left: 0, top: 0, width: 1275, height: 1000 });
+    const out = await run('flatten-background', await run('whiten-paper', img));
+    expect(backgroundUnevenness(out)).toBeLessThan(backgroundUnevenness(img) * 0.5);
+  });
+
+  it('clean-borders whitens a dark scanner border touching the edge', async () => {
+    const img = await crop('doc_009', 'degraded.png', { left: 0, top: 0, width: 1275, height: 500 });
+    const grey = toGrey(img, 'max');
+    const dark = (g: typeof grey) => g.data.filter((v) => v < 60).length / g.data.length;
+    const out = await run('clean-borders', grey);
+    expect(dark(grey)).toBeGreaterThan(0.02);
+    expect(dark(toGrey(out, 'max'))).toBeLessThan(dark(grey) * 0.3);
+  });
+
+  it('deskew straightens skewed text lines', async () => {
+    const img = toGrey(
+      await crop('doc_016', 'degraded.png', { left: 0, top: 0, width: 1275, height: 1650 }),
+      'max',
+    );
+    const before = estimateSkew(img);
+    expect(Math.abs(before)).toBeGreaterThan(0.5);
+    const out = await run('deskew', img, { angle: before });
+    expect(out).toMatchObject({ width: img.width, height: img.height, channels: 1 });
+    expect(Math.abs(estimateSkew(toGrey(out, 'max')))).toBeLessThan(Math.abs(before) / 3);
+  });
+
+  it('remove-salt-pepper and remove-speckles reduce specks', async () => {
+    const img = toGrey(
+      await crop('doc_021', 'degraded.png', { left: 100, top: 200, width: 800, height: 600 }),
+      'max',
+    );
+    const before = speckShare(img);
+    expect(speckShare(await run('remove-salt-pepper', img))).toBeLessThan(before * 0.5);
+    const flat = await run('flatten-background', img);
+    const dots = (g: typeof img) => g.data.filter((v) => v < 128).length;
+    expect(dots(toGrey(await run('remove-speckles', flat), 'max'))).toBeLessThan(dots(toGrey(flat, 'max')));
+  });
+
+  it('stretch-contrast darkens faded ink against the paper', async () => {
+    const img = await run(
+      'whiten-paper',
+      await crop('doc_007', 'degraded.png', { left: 100, top: 150, width: 900, height: 600 }),
+    );
+    const out = toGrey(await run('stretch-contrast', img), 'max');
+    const spread = (g: typeof out) => {
+      const sorted = Uint8Array.from(g.data).sort();
+      return sorted[Math.floor(sorted.length * 0.99)]! - sorted[Math.floor(sorted.length * 0.01)]!;
+    };
+    expect(spread(out)).toBeGreaterThan(spread(toGrey(img, 'max')));
+  });
+
+  it('repair-strokes fills drop-outs inside strokes without growing the ink much', async () => {
+    const img = toGrey(
+      await crop('doc_002', 'degraded.png', { left: 100, top: 200, width: 700, height: 500 }),
+      'max',
+    );
+    const out = toGrey(await run('repair-strokes', img), 'max');
+    const ink = (g: typeof img) => g.data.filter((v) => v < 128).length;
+    expect(ink(out)).toBeGreaterThan(ink(img));
+    expect(ink(out)).toBeLessThan(ink(img) * 1.5);
+  });
+
+  it('upscale-document doubles the size', async () => {
+    const img = toGrey(
+      await crop('doc_028', 'degraded.png', { left: 100, top: 100, width: 300, height: 200 }),
+      'max',
+    );
+    expect(await run('upscale-document', img, { scale: 2 })).toMatchObject({
+      width: 600,
+      height: 400,
+      channels: 1,
+    });
+  });
+});
