@@ -3,23 +3,13 @@
 import { sql } from 'kysely';
 import { dialectOf } from '../db/database.js';
 import type { Trx } from '../db/transaction.js';
-import type {
-  BillingTrx,
-  BillingTables,
-  CheckoutSessionsTable,
-  CheckoutStatus,
-  BillingEventsTable,
-} from './billing.tables.js';
+import type { CheckoutSessionsTable, CheckoutStatus, BillingEventsTable } from './billing.tables.js';
 
 export type CheckoutSessionRow = CheckoutSessionsTable;
 
-function billing(trx: Trx): BillingTrx {
-  return trx.withTables<BillingTables>();
-}
-
 export class BillingRepository {
   async findCustomerId(trx: Trx, userId: string): Promise<string | undefined> {
-    const row = await billing(trx)
+    const row = await trx
       .selectFrom('billing_customers')
       .select('stripe_customer_id')
       .where('user_id', '=', userId)
@@ -29,7 +19,7 @@ export class BillingRepository {
 
   /** Stores the user's customer unless one is stored already; returns the one that is stored. */
   async saveCustomerId(trx: Trx, userId: string, customerId: string, now: string): Promise<string> {
-    await billing(trx)
+    await trx
       .insertInto('billing_customers')
       .values({ user_id: userId, stripe_customer_id: customerId, created_at: now })
       .onConflict((oc) => oc.column('user_id').doNothing())
@@ -41,7 +31,7 @@ export class BillingRepository {
 
   /** Inserts a session; a row with the same id (a webhook got there first) is kept as it is. */
   async insertSession(trx: Trx, row: CheckoutSessionRow): Promise<void> {
-    await billing(trx)
+    await trx
       .insertInto('checkout_sessions')
       .values(row)
       .onConflict((oc) => oc.column('id').doNothing())
@@ -49,7 +39,7 @@ export class BillingRepository {
   }
 
   async findSession(trx: Trx, id: string, lock = false): Promise<CheckoutSessionRow | undefined> {
-    let query = billing(trx).selectFrom('checkout_sessions').selectAll().where('id', '=', id);
+    let query = trx.selectFrom('checkout_sessions').selectAll().where('id', '=', id);
     if (lock && dialectOf(trx) === 'postgres') query = query.forUpdate();
     return query.executeTakeFirst();
   }
@@ -58,7 +48,7 @@ export class BillingRepository {
     trx: Trx,
     paymentIntentId: string,
   ): Promise<CheckoutSessionRow | undefined> {
-    let query = billing(trx)
+    let query = trx
       .selectFrom('checkout_sessions')
       .selectAll()
       .where('payment_intent_id', '=', paymentIntentId);
@@ -67,7 +57,7 @@ export class BillingRepository {
   }
 
   async hasFulfilledSession(trx: Trx, userId: string, mode: CheckoutSessionRow['mode']): Promise<boolean> {
-    const row = await billing(trx)
+    const row = await trx
       .selectFrom('checkout_sessions')
       .select('id')
       .where('user_id', '=', userId)
@@ -79,7 +69,7 @@ export class BillingRepository {
   }
 
   async markFulfilled(trx: Trx, id: string, paymentIntentId: string | null, now: string): Promise<void> {
-    await billing(trx)
+    await trx
       .updateTable('checkout_sessions')
       .set((eb) => ({
         status: 'fulfilled',
@@ -93,7 +83,7 @@ export class BillingRepository {
 
   /** Moves an unfulfilled session to `status`; a fulfilled one stays fulfilled. */
   async closeUnfulfilled(trx: Trx, id: string, status: CheckoutStatus, now: string): Promise<void> {
-    await billing(trx)
+    await trx
       .updateTable('checkout_sessions')
       .set({ status, updated_at: now })
       .where('id', '=', id)
@@ -107,7 +97,7 @@ export class BillingRepository {
     reversal: Pick<CheckoutSessionRow, 'refunded_cents' | 'disputed_cents' | 'credits_reversed'>,
     now: string,
   ): Promise<void> {
-    await billing(trx)
+    await trx
       .updateTable('checkout_sessions')
       .set({ ...reversal, updated_at: now })
       .where('id', '=', id)
@@ -116,7 +106,7 @@ export class BillingRepository {
 
   /** Records a verified event id; false when it was stored before (a replay). */
   async recordEvent(trx: Trx, event: BillingEventsTable): Promise<boolean> {
-    const result = await billing(trx)
+    const result = await trx
       .insertInto('billing_events')
       .values(event)
       .onConflict((oc) => oc.column('id').doNothing())
@@ -125,7 +115,7 @@ export class BillingRepository {
   }
 
   async creditsOwed(trx: Trx, userId: string): Promise<number> {
-    const row = await billing(trx)
+    const row = await trx
       .selectFrom('credit_debts')
       .select('credits_owed')
       .where('user_id', '=', userId)
@@ -134,7 +124,7 @@ export class BillingRepository {
   }
 
   async addCreditsOwed(trx: Trx, userId: string, delta: number, now: string): Promise<void> {
-    await billing(trx)
+    await trx
       .insertInto('credit_debts')
       .values({ user_id: userId, credits_owed: Math.max(0, delta), updated_at: now })
       .onConflict((oc) =>

@@ -1,7 +1,4 @@
-// Tables of the billing domain (migration 004_billing). Billing queries see them through
-// `withTables<BillingTables>()`, so the shared Database type does not need to know about them.
-import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.js';
+// Tables of the billing domain (migration 004_billing), part of the Database type in db/schema.ts.
 
 /** One payment-provider customer per user, created on the first checkout and reused afterwards. */
 export interface BillingCustomersTable {
@@ -53,12 +50,9 @@ export interface CreditDebtsTable {
   updated_at: string;
 }
 
-// A type alias (not an interface) so it satisfies withTables' record constraint.
 export type BillingTables = {
   billing_customers: BillingCustomersTable;
   checkout_sessions: CheckoutSessionsTable;
   billing_events: BillingEventsTable;
   credit_debts: CreditDebtsTable;
 };
-
-export type BillingTrx = Transaction<Database & BillingTables>;

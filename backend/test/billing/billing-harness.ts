@@ -122,7 +122,6 @@ export async function ledgerReferences(testApp: TestApp, user: SignedIn): Promis
 
 export async function creditsOwed(testApp: TestApp, user: SignedIn): Promise<number> {
   const row = await testApp.database.db
-    .withTables<{ credit_debts: { user_id: string; credits_owed: number } }>()
     .selectFrom('credit_debts')
     .select('credits_owed')
     .where('user_id', '=', user.userId)
