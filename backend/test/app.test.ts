@@ -34,6 +34,18 @@ describe('GET /api/v1/health', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
   });
+
+  it('answers 503 {"detail"} when the database does not answer', async () => {
+    const broken = await createTestApp();
+    try {
+      await broken.database.db.destroy();
+      const response = await broken.app.inject({ method: 'GET', url: '/api/v1/health' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ detail: 'Database unavailable' });
+    } finally {
+      await broken.close();
+    }
+  });
 });
 
 describe('GET /config.js', () => {
