@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository } from '../../src/files/file-repository.js';
-import { badFiles, evalFile, HOSTILE_NAMES } from '../fixtures/bad-files.js';
+import { badFiles, evalFile, HOSTILE_NAMES, multiPageTiff, webpOf } from '../fixtures/bad-files.js';
 import type { SignedIn } from '../helpers/auth.js';
 import {
   batchUpload,
@@ -75,6 +75,18 @@ describe('upload', () => {
     expect(png).toMatchObject({ file_type: 'png', page_count: 1, credit_cost: 1 });
   });
 
+  it('keeps a multi-page TIFF with one credit per page, and a WEBP', async () => {
+    const tiff = await uploadOk(alice, { name: 'fax.tiff', bytes: await multiPageTiff(3) });
+    expect(tiff).toMatchObject({ filename: 'fax.tiff', file_type: 'tiff', page_count: 3, credit_cost: 3 });
+    const webp = await uploadOk(alice, { name: 'photo', bytes: await webpOf('photo_001/degraded.jpg') });
+    expect(webp).toMatchObject({ filename: 'photo.webp', file_type: 'webp', page_count: 1, credit_cost: 1 });
+    const response = await fetch(`${h.base}/api/v1/files/download/id/${tiff.id}/fax.tiff`, {
+      headers: alice.headers,
+    });
+    expect(response.headers.get('content-type')).toBe('image/tiff');
+    expect(Buffer.from(await response.arrayBuffer()).length).toBe(tiff.size_bytes);
+  });
+
   it('lets the content decide the type: PNG bytes named .pdf are kept as a PNG', async () => {
     const file = await uploadOk(alice, { name: 'scan.pdf', bytes: PNG.bytes });
     expect(file).toMatchObject({ filename: 'scan.png', file_type: 'png', page_count: 1 });
@@ -82,6 +94,7 @@ describe('upload', () => {
       headers: alice.headers,
     });
     expect(response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await response.arrayBuffer()).equals(PNG.bytes)).toBe(true);
   });
 
   it('lists newest first with every field of FileDto', async () => {
@@ -137,6 +150,7 @@ describe('upload', () => {
     form.append('file', new Blob([PNG.bytes]), 'a.png');
     const response = await fetch(`${h.base}/api/v1/files/upload`, { method: 'POST', body: form });
     expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ detail: 'Not authenticated' });
   });
 });
 
@@ -259,6 +273,7 @@ describe('batch upload', () => {
       body: form,
     });
     expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ detail: 'Expected files in multipart field "files"' });
   });
 });
 
