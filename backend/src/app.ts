@@ -18,6 +18,10 @@ import { filesPlugin } from './files/files.plugin.js';
 import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
 import { realtimeRoutes } from './realtime/websocket-routes.js';
+import { loadJobSettings, type JobSettings } from './jobs/job-settings.js';
+import { JobSystem } from './restoration/job-system.js';
+import { restorationRoutes } from './restoration/restoration.routes.js';
+import { createStorage } from './storage/create-storage.js';
 import type { Settings } from './settings.js';
 import { usersRoutes } from './users/users.routes.js';
 import { UsersService } from './users/users.service.js';
@@ -29,6 +33,9 @@ export interface BuildAppOptions {
   eventBus?: EventBus;
   /** Replaces the Google key-set verifier (defaults to one reading settings.googleJwksUrl). */
   googleVerifier?: GoogleVerifier;
+  /** Restoration jobs (queue, runner); main.ts passes its own, else they are built from the settings. */
+  jobs?: JobSystem;
+  jobSettings?: Readonly<JobSettings>;
 }
 
 /** The services of one process, shared by routes and (through the app) by workers. */
@@ -44,6 +51,7 @@ declare module 'fastify' {
     db: Db;
     eventBus: EventBus;
     services: AppServices;
+    jobs: JobSystem;
   }
 }
 
@@ -77,8 +85,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: { level: settings.logLevel },
     bodyLimit: 1024 * 1024,
-    // Keeps e.g. `?preview=true` as given; TypeBox schemas coerce where they declare types.
-    ajv: { customOptions: { removeAdditional: 'all' } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const credits = new CreditsService();
@@ -98,6 +104,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('db', db);
   app.decorate('eventBus', eventBus);
   app.decorate('services', services);
+  const jobs =
+    options.jobs ??
+    new JobSystem({
+      settings,
+      jobSettings: options.jobSettings ?? loadJobSettings({ REDIS_URL: settings.redisUrl }),
+      db,
+      storage: createStorage(settings),
+      eventBus,
+      credits,
+      log: app.log,
+    });
+  if (!options.jobs) app.addHook('onClose', () => jobs.close());
+  app.decorate('jobs', jobs);
 
   installErrorHandling(app);
   acceptEmptyJsonBodies(app);
@@ -132,6 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(authRoutes, { auth });
       await api.register(usersRoutes, { db, users });
       await api.register(filesPlugin, { settings, db, eventBus });
+      await api.register(restorationRoutes, { service: jobs.service });
       await api.register(realtimeRoutes, {
         eventBus,
         authenticateToken: (token) => auth.authenticateToken(token),

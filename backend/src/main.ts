@@ -2,7 +2,8 @@
 import { buildApp } from './app.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { InProcessEventBus } from './realtime/event-bus.js';
+import { loadJobSettings } from './jobs/job-settings.js';
+import { createEventBus } from './realtime/create-event-bus.js';
 import { startRetentionSweeper } from './retention/retention-sweeper.js';
 import { loadSettings } from './settings.js';
 
@@ -10,8 +11,8 @@ async function main(): Promise<void> {
   const settings = loadSettings();
   const db = openDatabase({ databaseUrl: settings.databaseUrl, sqlitePath: settings.sqlitePath });
   await migrateToLatest(db);
-  const eventBus = new InProcessEventBus();
-  const app = await buildApp({ settings, db, eventBus });
+  const eventBus = createEventBus(settings);
+  const app = await buildApp({ settings, db, eventBus, jobSettings: loadJobSettings() });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
 
   await app.listen({ host: settings.host, port: settings.port });
   startRetentionSweeper(app); // expired and orphaned files, every RETENTION_SWEEP_INTERVAL_SECONDS
+  // The embedded worker pool (JOB_CONCURRENCY, default 1; 0 on scale-out API nodes).
+  await app.jobs.startWorkers();
   app.log.info(`${settings.appName} is running at ${settings.publicBaseUrl}`);
 }
 
