@@ -8,9 +8,10 @@ const MAX_NAME_LENGTH = 200;
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 const RESERVED_CHARS = /[<>:"|?*\\/]/g;
 
-/** The client's name with control characters removed and bounded length (kept for reference only). */
+/** The name as the user's file was called: last path component, no control characters, bounded length. */
 export function cleanClientName(name: string | undefined): string {
-  return (name ?? '').replace(UNSAFE_CHARS, '').trim().slice(0, 1000);
+  const lastPart = (name ?? '').replace(UNSAFE_CHARS, '').split(/[/\\]/).pop() ?? '';
+  return truncateCodePoints(lastPart.trim(), MAX_NAME_LENGTH);
 }
 
 /**

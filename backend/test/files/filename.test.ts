@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, fileTypeOf, sanitizeFilename, uniqueNames } from '../../src/files/filename.js';
+import {
+  cleanClientName,
+  contentDisposition,
+  fileTypeOf,
+  sanitizeFilename,
+  uniqueNames,
+} from '../../src/files/filename.js';
 import { HOSTILE_NAMES } from '../fixtures/bad-files.js';
 
 describe('sanitizeFilename', () => {
@@ -21,6 +27,15 @@ describe('sanitizeFilename', () => {
     const long = sanitizeFilename(`${'x'.repeat(500)}.pdf`, 'pdf');
     expect(long.length).toBe(200);
     expect(long.endsWith('.pdf')).toBe(true);
+  });
+});
+
+describe('cleanClientName', () => {
+  it('keeps the name as the file was called, without its path or control characters', () => {
+    expect(cleanClientName('../../etc/report.pdf')).toBe('report.pdf');
+    expect(cleanClientName('C:\\Users\\me\\scan 1.PDF')).toBe('scan 1.PDF');
+    expect(cleanClientName('a\u0000b\u202e.png')).toBe('ab.png');
+    expect(cleanClientName(undefined)).toBe('');
   });
 });
 
