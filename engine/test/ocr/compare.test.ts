@@ -33,7 +33,7 @@ describe('compareWords', () => {
       { input: 'greed', output: 'agreed' },
       { input: 'signea', output: 'signed' },
     ]);
-    expect(result.keptWords).toBe(4);
+    expect([result.inputWords, result.keptWords]).toEqual([3, 3]);
   });
 
   it('rejects a one-letter change in a number', () => {
@@ -47,11 +47,22 @@ describe('compareWords', () => {
     expect(result.changedWords).toEqual([{ input: '12345', output: '12346' }]);
   });
 
+  it('accepts two words the input had read as one', () => {
+    const input = page(['agreed', 'thatthe', 'work']);
+    const output = page(['agreed', 'that', 'work']);
+    output.words.splice(2, 0, { ...output.words[1]!, text: 'the', x0: 150 });
+    output.words[1]!.x1 = 140;
+    const result = compareWords(input, output, same);
+    expect(result.repairedWords).toEqual([{ input: 'thatthe', output: 'that the' }]);
+    expect(result.accept).toBe(true);
+  });
+
   it('does not let a short word hide inside a longer word elsewhere', () => {
     const result = compareWords(
       page(['and', 'standard', 'rules']),
       page(['rules', 'standard', 'standard']),
       same,
+      { minLength: 3 },
     );
     expect(result.lostWords.length + result.changedWords.length).toBe(1);
     expect(result.accept).toBe(false);
