@@ -27,11 +27,13 @@ export function DashboardPage() {
   useRealtime(token, files.handleRealtime);
 
   const [highlight, setHighlight] = useState<OnboardingTarget | null>(null);
-  const [comparing, setComparing] = useState<FileItem | null>(null);
+  const [comparingId, setComparingId] = useState<string | null>(null);
   const originals = useMemo(() => originalsOf(files.state), [files.state]);
   const restored = useMemo(() => restoredOf(files.state), [files.state]);
   const [originalsOpen, setOriginalsOpen] = useState(true);
   const [restoredOpen, setRestoredOpen] = useAutoExpand(false, restored.length > 0);
+  // The live entry, so a preview that becomes ready while the comparison is open shows up.
+  const comparing = restored.find((f) => f.id === comparingId);
 
   const { state, selection } = files;
   const busy = state.actions.bulkDelete === 'loading' || state.actions.batchDownload === 'loading';
@@ -91,7 +93,7 @@ export function DashboardPage() {
         selectedIds={state.selectedRestoredIds}
         expanded={restoredOpen}
         onExpandedChange={setRestoredOpen}
-        onCompare={setComparing}
+        onCompare={(file: FileItem) => setComparingId(file.id)}
         highlighted={highlight === 'restored'}
       />
 
@@ -109,7 +111,7 @@ export function DashboardPage() {
         <CompareDialog
           restored={comparing}
           original={originals.find((f) => f.id === comparing.original_file_id)}
-          onClose={() => setComparing(null)}
+          onClose={() => setComparingId(null)}
         />
       ) : null}
       <OnboardingModal onHighlight={setHighlight} />

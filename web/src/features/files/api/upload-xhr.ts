@@ -23,6 +23,9 @@ export interface BatchUploadAnswer {
   rejected: RejectedFile[];
 }
 
+/** Files per batch-upload request the server accepts. */
+export const MAX_BATCH_FILES = 50;
+
 export type OnProgress = (percent: number) => void;
 
 function send<T>(path: string, form: FormData, onProgress: OnProgress, signal?: AbortSignal): Promise<T> {

@@ -1,22 +1,32 @@
-// Before/after comparison of a restored file against its original: the restored preview is drawn over the
-// original and clipped at the slider position (drag, click, or arrow keys on the range input).
+// Before/after comparison of a restored file against its original, at full resolution (first page for PDFs):
+// the restored image is drawn over the original and clipped at the slider position (range input: drag or arrows).
 import { useEffect, useState } from 'react';
 import { secondaryButton } from '../../../components/ui/styles.js';
-import { fetchPreview } from '../api/files-api.js';
+import { downloadFile } from '../api/files-api.js';
 import type { FileItem } from '../logic/model.js';
 import { TEXTS } from '../logic/texts.js';
 import { Dialog } from './Dialog.js';
+import { pdfFirstPageImage } from './pdf.js';
 import { useObjectUrl } from './use-object-url.js';
 
-function usePreviewBlob(file: FileItem | undefined): { blob: Blob | null; failed: boolean } {
+const COMPARE_WIDTH_PX = 1200;
+
+/** The file itself as an image: images as they are, PDFs as their first page drawn by pdf.js. */
+function useFileImage(file: FileItem | undefined): { blob: Blob | null; failed: boolean } {
   const [result, setResult] = useState<{ blob: Blob | null; failed: boolean }>({ blob: null, failed: false });
+  const id = file?.id;
+  const filename = file?.filename;
   useEffect(() => {
-    if (!file) {
+    if (!id || !filename) {
       setResult({ blob: null, failed: true });
       return;
     }
     let alive = true;
-    fetchPreview(file.id, file.filename).then(
+    (async () => {
+      const blob = await downloadFile(id, filename);
+      const isPdf = blob.type === 'application/pdf' || filename.toLowerCase().endsWith('.pdf');
+      return isPdf ? pdfFirstPageImage(await blob.arrayBuffer(), COMPARE_WIDTH_PX) : blob;
+    })().then(
       (blob) => alive && setResult({ blob, failed: false }),
       (error: unknown) => {
         console.error(error);
@@ -26,7 +36,7 @@ function usePreviewBlob(file: FileItem | undefined): { blob: Blob | null; failed
     return () => {
       alive = false;
     };
-  }, [file]);
+  }, [id, filename]);
   return result;
 }
 
@@ -40,8 +50,8 @@ export function CompareDialog({
   onClose: () => void;
 }) {
   const [position, setPosition] = useState(50);
-  const before = usePreviewBlob(original);
-  const after = usePreviewBlob(restored);
+  const before = useFileImage(original);
+  const after = useFileImage(restored);
   const beforeUrl = useObjectUrl(before.blob);
   const afterUrl = useObjectUrl(after.blob);
   const failed = before.failed || after.failed;

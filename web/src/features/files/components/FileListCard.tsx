@@ -99,8 +99,8 @@ export function FileListCard(props: FileListCardProps) {
     <section
       aria-labelledby={`${bodyId}-title`}
       data-testid={`${kind}-files`}
-      className={`rounded-2xl border bg-white shadow-sm transition dark:bg-slate-900 ${
-        props.highlighted ? HIGHLIGHT_CLASS : 'border-slate-200 dark:border-slate-800'
+      className={`rounded-2xl border bg-white transition dark:bg-slate-900 ${
+        props.highlighted ? HIGHLIGHT_CLASS : 'border-slate-200 shadow-sm dark:border-slate-800'
       }`}
     >
       <button

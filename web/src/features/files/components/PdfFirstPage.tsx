@@ -1,15 +1,9 @@
 // First page of a selected PDF at 280 px width with "Page 1 of N" (spec §2), rendered in the browser by pdf.js.
-// pdf.js and its worker load only when a PDF is previewed; the worker comes from the package via Vite `?url`.
+// pdf.js and its worker load only when a PDF is previewed.
 import { PDF_PREVIEW_WIDTH_PX } from '@folio/shared';
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useRef, useState } from 'react';
 import { TEXTS, pageOfText } from '../logic/texts.js';
-
-async function loadPdfjs() {
-  const pdfjs = await import('pdfjs-dist');
-  pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
-  return pdfjs;
-}
+import { loadPdfjs } from './pdf.js';
 
 type State = { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'failed' };
 

@@ -123,4 +123,17 @@ describe('UploadPanel', () => {
     expect(screen.queryByText('Upload Error')).not.toBeInTheDocument();
     expect(within(screen.getByTestId('upload-list')).getAllByText('Pending')).toHaveLength(2);
   });
+
+  it('sends more than 50 files in several batch requests of at most 50', async () => {
+    const server = await serve((req, res) => {
+      const names = [...req.body.matchAll(/filename="([^"]+)"/g)].map((m) => m[1]);
+      json(res, 200, { batch_job_id: 'b', files: names.map((n) => ({ filename: n })), rejected: [] });
+    });
+    render(<UploadPanel onUploaded={() => undefined} />);
+    choose(Array.from({ length: 60 }, (_, i) => file(`page-${i}.png`, 10, 'image/png')));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload 60 Files' }));
+    await screen.findByText('All 60 files have been uploaded successfully', {}, { timeout: 20_000 });
+    const batches = posts(server).map((r) => r.body.match(/name="files"/g)?.length);
+    expect(batches).toEqual([50, 10]);
+  }, 30_000);
 });

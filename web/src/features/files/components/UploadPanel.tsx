@@ -3,7 +3,7 @@
 import { MAX_UPLOAD_MB_DEFAULT, UPLOAD_EXTENSIONS } from '@folio/shared';
 import { useCallback, useId, useReducer, useRef, useState, type DragEvent } from 'react';
 import { focusRing, primaryButton, secondaryButton } from '../../../components/ui/styles.js';
-import { uploadBatch, uploadFile } from '../api/upload-xhr.js';
+import { MAX_BATCH_FILES, uploadBatch, uploadFile } from '../api/upload-xhr.js';
 import { formatSize } from '../logic/format.js';
 import {
   TEXTS,
@@ -34,6 +34,9 @@ const ITEM_BADGE: Record<ItemStatus, { label: string; tone: 'neutral' | 'amber' 
   success: { label: 'Uploaded', tone: 'green' },
   failed: { label: 'Failed', tone: 'red' },
 };
+
+const chunk = <T,>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 const messageOf = (error: unknown): string =>
   error instanceof Error && error.message ? error.message : TEXTS.upload.failedFallback;
@@ -82,18 +85,37 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
     if (files.length === 0 || uploading) return;
     dispatch({ type: 'start' });
     const onProgress = (percent: number) => dispatch({ type: 'progress', percent });
-    try {
-      if (files.length === 1) {
+    if (files.length === 1) {
+      try {
         const answer = await uploadFile(files[0] as File, onProgress);
         dispatch({ type: 'finished', jobId: answer.job_id });
-      } else {
-        const answer = await uploadBatch(files, onProgress);
-        for (const r of answer.rejected) dispatch({ type: 'item/failed', name: r.filename, error: r.error });
-        dispatch({ type: 'finished', batchJobId: answer.batch_job_id });
+      } catch (error) {
+        dispatch({ type: 'failed', error: messageOf(error) });
       }
-    } catch (error) {
-      dispatch({ type: 'failed', error: messageOf(error) });
+      onUploaded();
+      return;
     }
+    // The server takes at most MAX_BATCH_FILES per request: larger selections go up in several batches.
+    const parts = chunk(files, MAX_BATCH_FILES);
+    let failedParts = 0;
+    let lastError = '';
+    let batchJobId: string | undefined;
+    for (const [i, part] of parts.entries()) {
+      try {
+        const answer = await uploadBatch(part, (p) =>
+          onProgress(Math.round(((i + p / 100) / parts.length) * 100)),
+        );
+        for (const r of answer.rejected) dispatch({ type: 'item/failed', name: r.filename, error: r.error });
+        batchJobId = answer.batch_job_id;
+      } catch (error) {
+        failedParts += 1;
+        lastError = messageOf(error);
+        if (parts.length > 1)
+          for (const f of part) dispatch({ type: 'item/failed', name: f.name, error: lastError });
+      }
+    }
+    if (failedParts === parts.length) dispatch({ type: 'failed', error: lastError });
+    else dispatch({ type: 'finished', batchJobId });
     onUploaded();
   };
 
@@ -126,8 +148,8 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
     <section
       aria-labelledby={`${bodyId}-title`}
       data-testid="upload-panel"
-      className={`rounded-2xl border bg-white shadow-sm dark:bg-slate-900 ${
-        highlighted ? HIGHLIGHT_CLASS : 'border-slate-200 dark:border-slate-800'
+      className={`rounded-2xl border bg-white dark:bg-slate-900 ${
+        highlighted ? HIGHLIGHT_CLASS : 'border-slate-200 shadow-sm dark:border-slate-800'
       }`}
     >
       <button
