@@ -1,6 +1,8 @@
 // The converted ONNX graphs must compute what the original TF.js models compute (pure-JS CPU backend),
 // with the custom layers registered by the upscalerjs packages themselves.
-import { readFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
@@ -88,13 +90,13 @@ beforeAll(async () => {
 });
 
 describe('TF.js → ONNX conversion', () => {
-  // thick is ~30x slower in pure-JS TF.js, so it runs on a 16 px input to keep the suite fast.
+  // thick is ~30x slower in pure-JS TF.js, so it runs on an 8 px input to keep the suite fast.
   const cases = (
     [
       [upscaleModel('slim', 2), 32],
       [upscaleModel('slim', 4), 32],
       [upscaleModel('medium', 2), 32],
-      [upscaleModel('thick', 2), 16],
+      [upscaleModel('thick', 2), 8],
     ] as const
   ).map(([spec, size]) => ({ id: spec.id, spec, size }));
 
@@ -147,4 +149,36 @@ describe('TF.js → ONNX conversion', () => {
       convertLayersModel(model, { graphName: 'broken', inputRange: [0, 255], metadata: {} }),
     ).toThrow(ConversionError);
   });
+
+  it('npm run models writes the files the converter produces, and refuses unknown ids', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'folio-convert-'));
+    try {
+      const script = path.join(import.meta.dirname, '../../scripts/convert-models.ts');
+      const log = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', script, '--out', out, 'esrgan-slim-x4'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(log).toMatch(/esrgan-slim-x4: .* written/);
+      const written = await readFile(path.join(out, 'esrgan-slim-x4.onnx'));
+      expect(written.equals(await convertModel(upscaleModel('slim', 4)))).toBe(true);
+      const again = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', script, '--out', out, 'esrgan-slim-x4'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(again).toMatch(/unchanged/);
+      const bad = spawnSync(process.execPath, ['--import', 'tsx', script, '--out', out, 'esrgan-huge-x9'], {
+        encoding: 'utf8',
+      });
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toMatch(/unknown model id/);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
