@@ -89,6 +89,9 @@ export class AuthService {
     }
     if (alg === 'RS256') {
       const identity = await this.google.verify(token);
+      // Known users are only read, so a Google token sent with every request writes nothing.
+      const known = await this.users.findByGoogleSub(this.db, identity.sub);
+      if (known) return toAuthUser(known);
       return toAuthUser(await this.#signIn({ ...identity, googleSub: identity.sub }));
     }
     throw new UnauthorizedError('Invalid token: unsupported algorithm');

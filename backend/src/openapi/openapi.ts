@@ -1,6 +1,7 @@
 // The OpenAPI document is produced from the route schemas themselves (declared once with TypeBox).
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { ErrorSchema } from '../auth/auth.schemas.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -15,12 +16,14 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       },
       security: [{ bearerAuth: [] }],
     },
-    // Public routes say so in the document too, so generated clients send no token there.
+    // Public routes say so in the document, so generated clients send no token there; every other route
+    // documents the 401 the authentication hook answers.
     transform({ schema, url, route }) {
-      if (route.config?.public === true && schema && !schema.hide) {
-        return { schema: { ...schema, security: [] }, url };
-      }
-      return { schema, url };
+      if (!schema || schema.hide) return { schema, url };
+      if (route.config?.public === true) return { schema: { ...schema, security: [] }, url };
+      const response = (schema.response ?? {}) as Record<string, unknown>;
+      if ('401' in response) return { schema, url };
+      return { schema: { ...schema, response: { ...response, 401: ErrorSchema } }, url };
     },
   });
 }

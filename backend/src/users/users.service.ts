@@ -113,4 +113,8 @@ export class UsersService {
   async findById(db: Executor, userId: string): Promise<UserRow | undefined> {
     return this.repo.findById(db, userId);
   }
+
+  async findByGoogleSub(db: Executor, sub: string): Promise<UserRow | undefined> {
+    return this.repo.findByGoogleSub(db, sub);
+  }
 }

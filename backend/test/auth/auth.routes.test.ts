@@ -129,6 +129,21 @@ describe('Bearer authentication', () => {
     });
   });
 
+  it('only reads a known user when a Google token comes with a request', async () => {
+    const credential = await google.mint({ sub: 'bearer-known', email: 'known@example.com', name: 'Known' });
+    expect((await me(credential)).statusCode).toBe(200);
+    const row = () =>
+      t.database.db
+        .selectFrom('users')
+        .select(['id', 'updated_at'])
+        .where('google_sub', '=', 'bearer-known')
+        .executeTakeFirstOrThrow();
+    const before = await row();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await me(credential)).json()).toMatchObject({ id: before.id });
+    expect(await row()).toEqual(before);
+  });
+
   it.each(['expired', 'wrong-audience', 'wrong-issuer', 'tampered', 'alg-none', 'hs256-public-key'] as const)(
     'refuses a %s Google token on a protected route',
     async (variant) => {

@@ -14,7 +14,10 @@ describe('OpenAPI document', () => {
   it('gives every operation a unique operationId and marks the public ones', async () => {
     const document = JSON.parse(await generateOpenApiDocument()) as {
       servers: { url: string }[];
-      paths: Record<string, Record<string, { operationId?: string; security?: unknown[] }>>;
+      paths: Record<
+        string,
+        Record<string, { operationId?: string; security?: unknown[]; responses?: Record<string, unknown> }>
+      >;
     };
     expect(document.servers).toEqual([{ url: '/api/v1' }]);
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
@@ -25,5 +28,8 @@ describe('OpenAPI document', () => {
     expect(document.paths['/auth/dev-login']?.post?.security).toEqual([]);
     expect(document.paths['/users/me']?.get?.security).toBeUndefined();
     expect(Object.keys(document.paths)).not.toContain('/config.js');
+    for (const operation of operations) {
+      if (operation.security === undefined) expect(Object.keys(operation.responses ?? {})).toContain('401');
+    }
   });
 });
