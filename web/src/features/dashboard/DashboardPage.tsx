@@ -35,7 +35,10 @@ export function DashboardPage() {
   // The live entry, so a preview that becomes ready while the comparison is open shows up.
   const comparing = restored.find((f) => f.id === comparingId);
 
-  const { state, selection } = files;
+  const { state, selection, restore } = files;
+  // Stable handlers: every card is memoised, so a selection change re-renders only the card it touches.
+  const restoreOne = useCallback((file: FileItem) => void restore([file]), [restore]);
+  const compare = useCallback((file: FileItem) => setComparingId(file.id), []);
   const busy = state.actions.bulkDelete === 'loading' || state.actions.batchDownload === 'loading';
   const restoring = state.actions.restoration === 'loading';
 
@@ -76,7 +79,7 @@ export function DashboardPage() {
         selectedIds={state.selectedOriginalIds}
         expanded={originalsOpen}
         onExpandedChange={setOriginalsOpen}
-        onRestore={(file) => void files.restore([file])}
+        onRestore={restoreOne}
         highlighted={highlight === 'originals'}
         actions={
           state.selectedOriginalIds.length > 0 ? (
@@ -93,7 +96,7 @@ export function DashboardPage() {
         selectedIds={state.selectedRestoredIds}
         expanded={restoredOpen}
         onExpandedChange={setRestoredOpen}
-        onCompare={(file: FileItem) => setComparingId(file.id)}
+        onCompare={compare}
         highlighted={highlight === 'restored'}
       />
 

@@ -330,9 +330,11 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
                 </li>
               ))}
             </ul>
-            <p className="border-t border-slate-200 px-4 py-2 text-xs text-slate-500 dark:border-slate-700">
-              {filesReady(pendingCount)}
-            </p>
+            {pendingCount > 0 ? (
+              <p className="border-t border-slate-200 px-4 py-2 text-xs text-slate-500 dark:border-slate-700">
+                {filesReady(pendingCount)}
+              </p>
+            ) : null}
           </div>
         ) : null}
 

@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { ApiError } from '../../../api/errors.js';
+import { useAuth } from '../../../lib/auth/auth-store.js';
 import { useMe } from '../../../lib/auth/use-me.js';
 import { queryKeys, setCreditsRemaining } from '../../../lib/query-client.js';
 import { WINDOW_EVENTS, emit } from '../../../lib/window-events.js';
@@ -48,8 +49,19 @@ export function useFilesController(confirm: Confirm) {
   const me = useMe();
   const balance = me.data?.credits_remaining ?? 0;
 
+  // Dashboard load: the file list and the user data, once per user. The list key carries the user so one
+  // user's cached list never shows for another.
+  const userId = useAuth((s) => s.user?.id ?? null);
+  useEffect(() => {
+    if (userId) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+  }, [userId, queryClient]);
   // Server list → reducer; realtime events and actions change the reducer state in between.
-  const list = useQuery({ queryKey: queryKeys.files, queryFn: listFiles, refetchOnMount: 'always' });
+  const list = useQuery({
+    queryKey: [...queryKeys.files, userId],
+    queryFn: listFiles,
+    enabled: userId !== null,
+    refetchOnMount: 'always',
+  });
   useEffect(() => {
     if (list.isPending && list.fetchStatus === 'fetching') dispatch({ type: 'list/loading' });
   }, [list.isPending, list.fetchStatus]);
