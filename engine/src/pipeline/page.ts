@@ -80,8 +80,10 @@ export async function restorePageInThread(
   let output = await runSteps(image, calls, registry, keepAs);
   let applied = calls.map((c) => c.name);
   let fallback: RestoredPage['fallback'];
-  if (plan.kind !== 'photo' && !opts.steps && services.guardPage) {
-    const verdict = await services.guardPage(image, output);
+  let words: OcrWord[] | undefined;
+  if (plan.kind !== 'photo' && !opts.steps && services.guardPage && calls.length > 0) {
+    const verdict = await services.guardPage(image, output, dpi);
+    words = verdict.accept ? verdict.outputWords : undefined;
     if (!verdict.accept) {
       fallback = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
       output = await runSteps(
@@ -97,7 +99,8 @@ export async function restorePageInThread(
   const outDpi = Math.round((dpi * output.width) / image.width);
   const recognize = services.recognizeWords;
   const wantWords = (opts.ocr ?? doc.format === 'pdf') && recognize !== undefined;
-  const words = wantWords ? (await recognize(output)).words : [];
+  if (!wantWords) words = [];
+  else words ??= (await recognize(output, outDpi)).words;
   const format = doc.format === 'pdf' ? 'pdf-page' : doc.format;
   const encoded = await encodeImage(output, format, outDpi, plan.kind);
   return {

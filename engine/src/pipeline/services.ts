@@ -7,9 +7,11 @@ export interface GuardVerdict {
   accept: boolean;
   lostWords: string[];
   reason?: string;
+  /** The output's OCR words, reusable for the text layer when accepted. */
+  outputWords?: OcrWord[];
 }
 
 export interface PageServices {
-  recognizeWords?: (img: RawImage) => Promise<{ words: OcrWord[] }>;
-  guardPage?: (input: RawImage, output: RawImage) => Promise<GuardVerdict>;
+  recognizeWords?: (img: RawImage, dpi: number) => Promise<{ words: OcrWord[] }>;
+  guardPage?: (input: RawImage, output: RawImage, dpi: number) => Promise<GuardVerdict>;
 }
