@@ -12,6 +12,7 @@ export {
   DEFAULT_GUARD_OPTIONS,
   compareWords,
   guardPage,
+  reduceBy,
   wordKey,
   type ChangedWord,
   type GuardOptions,

@@ -1,6 +1,6 @@
 // The guard's word comparison on its own: which differences count as repairs and which as rewrites.
 import { describe, expect, it } from 'vitest';
-import { compareWords, type OcrResult, type OcrWord } from '../../src/ocr/index.js';
+import { compareWords, reduceBy, type OcrResult, type OcrWord } from '../../src/ocr/index.js';
 
 /** One line of words laid out left to right, 100 px per word, all read with the given confidence. */
 function page(texts: string[], confidence = 95): OcrResult {
@@ -81,5 +81,15 @@ describe('compareWords', () => {
     for (const w of out.words) Object.assign(w, { x0: w.x0 * 2, x1: w.x1 * 2, y0: w.y0 * 2, y1: w.y1 * 2 });
     const result = compareWords(page(['alpha', 'beta', 'gamma']), out, { x: 2, y: 2 });
     expect(result.changedWords).toEqual([{ input: 'beta', output: 'betx' }]);
+  });
+
+  it('reduces an image by whole factors with a box filter', () => {
+    const img = {
+      width: 4,
+      height: 2,
+      channels: 1 as const,
+      data: new Uint8Array([0, 10, 20, 30, 2, 12, 22, 33]),
+    };
+    expect(reduceBy(img, 2, 2)).toEqual({ width: 2, height: 1, channels: 1, data: new Uint8Array([6, 26]) });
   });
 });

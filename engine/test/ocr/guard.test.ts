@@ -84,6 +84,31 @@ describe('guardPage', () => {
     expect(upscaled.accept).toBe(true);
   }, 30_000);
 
+  it('reads an upscaled output at the input size when asked, and still catches an erased word', async () => {
+    const big = await sharp(Buffer.from(page.data), {
+      raw: { width: page.width, height: page.height, channels: 1 },
+    })
+      .resize(page.width * 2, page.height * 2, { kernel: 'cubic' })
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer();
+    const upscaled: RawImage = {
+      width: page.width * 2,
+      height: page.height * 2,
+      channels: 1,
+      data: new Uint8Array(big),
+    };
+    const fast = await guardPage(page, upscaled, { inputOcr: pageOcr, ocrOutputAtInputSize: true });
+    expect(fast.accept).toBe(true);
+    expect(fast.keptWords).toBe(fast.inputWords);
+
+    const w = word('balance');
+    fill(upscaled, { ...w, x0: w.x0 * 2, x1: w.x1 * 2, y0: w.y0 * 2, y1: w.y1 * 2 }, 255);
+    const erased = await guardPage(page, upscaled, { inputOcr: pageOcr, ocrOutputAtInputSize: true });
+    expect(erased.accept).toBe(false);
+    expect(erased.lostWords).toContain('balance');
+  }, 30_000);
+
   it('rejects a page where a word was painted out, and names it', async () => {
     const damaged = copy(page);
     fill(damaged, word('warehouse'), 255);
