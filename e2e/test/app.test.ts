@@ -94,6 +94,11 @@ describe('landing page', () => {
     const video = page.locator('#example video');
     expect(await video.getAttribute('src')).toBe('/demo_video.mp4');
     expect(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.loop])).toEqual([true, true]);
+    expect(await video.getAttribute('poster')).toBe('/demo_poster.jpg');
+    // The committed demo is a real, playable H.264 file of several seconds.
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.readyState >= 1 ? v.duration : 0)))
+      .toBeGreaterThan(5);
     for (const title of ['AI-Powered Enhancement', 'Secure & Private', 'Lightning Fast']) {
       expect(await page.locator('#features').getByRole('heading', { name: title }).count()).toBe(1);
     }
