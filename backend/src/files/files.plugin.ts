@@ -9,6 +9,7 @@ import { FilePurger } from './file-purger.js';
 import { FileRepository } from './file-repository.js';
 import { FileService } from './file-service.js';
 import { filesRoutes } from './file.routes.js';
+import { closeInspectPool } from './inspect-pool.js';
 import { PreviewQueue } from './preview-queue.js';
 
 export interface FilesPluginOptions {
@@ -42,6 +43,9 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
     previews.start(options.previewPollMs ?? 5_000);
     return Promise.resolve();
   });
-  app.addHook('onClose', () => previews.stop());
+  app.addHook('onClose', async () => {
+    await previews.stop();
+    await closeInspectPool();
+  });
   await app.register(filesRoutes, { service, maxUploadBytes: settings.maxUploadMb * 1024 * 1024 });
 };

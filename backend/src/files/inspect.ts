@@ -1,6 +1,7 @@
 // Upload validation: what the bytes are (never the name), how many pages, and whether we accept them.
-import { EngineInputError, inspectInput, type InputInfo } from '@folio/engine';
+import { EngineInputError, type InputInfo } from '@folio/engine';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors.js';
+import { inspectInThread } from './inspect-pool.js';
 
 export interface InspectLimits {
   maxPages: number;
@@ -25,7 +26,7 @@ export interface InspectedFile extends InputInfo {
 /** Inspects the bytes with the engine; refusals become HTTP errors whose detail is the engine's clear message. */
 export async function inspectUpload(bytes: Buffer, limits: InspectLimits): Promise<InspectedFile> {
   try {
-    const info = await inspectInput(bytes, limits);
+    const info = await inspectInThread(bytes, limits);
     return { ...info, extension: EXTENSION_BY_FORMAT[info.format] };
   } catch (error) {
     throw toHttpError(error);

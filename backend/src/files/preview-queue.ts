@@ -1,11 +1,11 @@
 // Page-1 previews, rendered in the background after the upload has answered. One at a time: rendering is
 // CPU work and must not starve requests. Pending previews are picked up again after a restart.
-import { renderThumbnail } from '@folio/engine';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { toFileDto } from './file-dto.js';
+import { thumbnailInThread } from './inspect-pool.js';
 import type { FileRepository } from './file-repository.js';
 import { previewKey } from './storage-keys.js';
 
@@ -84,7 +84,7 @@ export class PreviewQueue {
     let key: string;
     try {
       const bytes = await buffer(await storage.get(row.storage_key));
-      const thumbnail = await renderThumbnail(bytes, { width: PREVIEW_WIDTH_PX });
+      const thumbnail = await thumbnailInThread(bytes, PREVIEW_WIDTH_PX);
       key = previewKey(row.id, thumbnail.mime);
       await storage.put(key, thumbnail.data);
     } catch (error) {
