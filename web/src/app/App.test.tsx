@@ -147,6 +147,13 @@ describe('app shell', () => {
     );
   });
 
+  it('while auth loads the sign-in button becomes a spinner with "Signing you in..."', () => {
+    authStore.setState({ ...signedOut, isLoading: true });
+    renderAt('/');
+    expect(screen.getAllByText('Signing you in...').length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: 'Google Login (Setup Required)' })).toBeNull();
+  });
+
   it('/auth/callback shows its text while loading, then goes home when signed out', () => {
     authStore.setState({ ...signedOut, isLoading: true });
     const router = renderAt('/auth/callback');
