@@ -134,7 +134,7 @@ describe('after-action rules', () => {
     );
     expect(s.selectedOriginalIds).toEqual([]);
     expect(s.files.find((f) => f.id === 'o2')?.status).toBe('error');
-    expect(s.files.find((f) => f.id === 'o1')?.status).toBe('uploaded');
+    expect(s.files.find((f) => f.id === 'o1')?.status).toBe('processing');
     expect(s.jobs).toEqual([
       {
         fileId: 'o1',
@@ -225,6 +225,7 @@ describe('realtime events', () => {
     );
     expect(restoredOf(s).map((f) => f.id)).toEqual(['r2', 'r1']);
     expect(s.credits).toBe(4);
+    expect(s.files.find((f) => f.id === 'o1')?.status).toBe('processed');
   });
 
   it('restoration.failed removes the placeholder and updates credits', () => {
@@ -242,6 +243,7 @@ describe('realtime events', () => {
     );
     expect(restoredOf(s).map((f) => f.id)).toEqual(['r1']);
     expect(s.credits).toBe(10);
+    expect(s.files.find((f) => f.id === 'o1')?.status).toBe('error');
   });
 
   it('file.deleted removes the file and its selection', () => {

@@ -101,6 +101,10 @@ function upsertTop(files: FileItem[], file: FileItem): FileItem[] {
   return next;
 }
 
+/** The server moves an original to processing, then processed or error; the list mirrors it without a reload. */
+const withStatus = (files: FileItem[], id: string, status: string): FileItem[] =>
+  files.map((f) => (f.id === id && f.type === 'original' ? { ...f, status } : f));
+
 const withCredits = (s: FilesState, credits: unknown): FilesState =>
   typeof credits === 'number' && Number.isFinite(credits) ? { ...s, credits } : s;
 
@@ -153,13 +157,16 @@ function applyRealtime(s: FilesState, event: RealtimeEvent, at: string): FilesSt
         withCredits(s, event.credits_remaining),
         new Set([progressId(event.original_file_id)]),
       );
-      return { ...next, files: upsertTop(next.files, fromDto(event.file)) };
+      const files = withStatus(next.files, event.original_file_id, 'processed');
+      return { ...next, files: upsertTop(files, fromDto(event.file)) };
     }
-    case 'restoration.failed':
-      return withoutIds(
+    case 'restoration.failed': {
+      const next = withoutIds(
         withCredits(s, event.credits_remaining),
         new Set([progressId(event.original_file_id)]),
       );
+      return { ...next, files: withStatus(next.files, event.original_file_id, 'error') };
+    }
     case 'file.deleted':
       return withoutIds(s, new Set([event.fileId, progressId(event.fileId)]));
     case 'credits.updated':
@@ -237,6 +244,7 @@ export function filesReducer(s: FilesState, action: FilesAction): FilesState {
       };
     case 'restoration/started': {
       const failed = new Set(action.results.filter((r) => !r.ok).map((r) => r.fileId));
+      const started = new Set(action.results.filter((r) => r.ok).map((r) => r.fileId));
       const jobs: RestorationJob[] = action.results.map((r) =>
         r.ok
           ? {
@@ -264,7 +272,13 @@ export function filesReducer(s: FilesState, action: FilesAction): FilesState {
       return {
         ...next,
         selectedOriginalIds: [],
-        files: next.files.map((f) => (failed.has(f.id) ? { ...f, status: 'error' } : f)),
+        files: next.files.map((f) =>
+          failed.has(f.id)
+            ? { ...f, status: 'error' }
+            : started.has(f.id)
+              ? { ...f, status: 'processing' }
+              : f,
+        ),
         jobs: [...jobs, ...s.jobs.filter((j) => !action.results.some((r) => r.fileId === j.fileId))],
         actions: { ...s.actions, restoration: failed.size > 0 ? 'error' : 'success' },
       };
