@@ -1,12 +1,13 @@
 // The dashboard's API calls (spec §7), all through the app's openapi-fetch client: Bearer token, timeout,
 // 401/403 handling and error texts come from there. Uploads use upload-xhr.ts for progress events.
 import type { FileDto } from '@folio/shared';
-import type { Client } from 'openapi-fetch';
 import { getApi, unwrap } from '../../../api/client.js';
 import { fromDto, type FileItem } from '../logic/model.js';
-import type { FilesPaths, RestoreAnswer } from './paths.js';
+import type { Client } from 'openapi-fetch';
+import type { RestoreAnswer, RestorePaths } from './paths.js';
 
-const api = (): Client<FilesPaths> => getApi() as unknown as Client<FilesPaths>;
+const api = getApi;
+const restoreApi = (): Client<RestorePaths> => getApi() as unknown as Client<RestorePaths>;
 
 export async function listFiles(): Promise<FileItem[]> {
   const answer = await unwrap(api().GET('/files/all'));
@@ -55,7 +56,7 @@ export async function deleteFile(id: string): Promise<void> {
 
 export function startRestoration(fileId: string, filename: string): Promise<RestoreAnswer> {
   return unwrap(
-    api().POST('/restoration/restore', {
+    restoreApi().POST('/restoration/restore', {
       body: { file_id: fileId, filename },
       bodySerializer: (body) => {
         const form = new FormData();
