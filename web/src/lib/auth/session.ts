@@ -134,10 +134,6 @@ export function loginWithDevAccount(email: string, name: string): Promise<boolea
   return signIn(() => unwrap(getApi().POST('/auth/dev-login', { body: { email, name } })));
 }
 
-export function reportGoogleFailure(): void {
-  fail(TEXT.googleCancelled);
-}
-
 export function logout(): void {
   clearStoredSession();
   queryClient.clear();
