@@ -2,7 +2,8 @@
 // child process on a temp SQLite file and prints figures only (no assertions):
 //   - upload of a ~10 MB file (ms per run),
 //   - GET /files/all with 1,000 files (p50/p99 ms),
-//   - peak RSS of the API process during a 10 MB upload.
+//   - peak RSS of the API process during a 10 MB upload,
+//   - restoration job figures (scripts/bench-jobs.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import sharp from 'sharp';
 import { openDatabase } from '../src/db/database.js';
 import { FileRepository, type FileRow } from '../src/files/file-repository.js';
 import { contentKey } from '../src/files/storage-keys.js';
+import { benchJobs } from './bench-jobs.js';
 
 const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
 
@@ -215,3 +217,5 @@ try {
 } finally {
   await stopApi(api);
 }
+
+await benchJobs();
