@@ -68,7 +68,14 @@ export function FilePreview({
 
   let body: React.ReactNode;
   if (url && state === 'loaded') {
-    body = <img src={url} alt={`Preview of ${file.filename}`} className="h-full w-full object-contain" />;
+    body = (
+      <img
+        src={url}
+        alt={`Preview of ${file.filename}`}
+        decoding="async"
+        className="h-full w-full object-contain"
+      />
+    );
   } else if (state === 'failed') {
     body = (
       <span className="text-center">
