@@ -85,6 +85,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: { level: settings.logLevel },
     bodyLimit: 1024 * 1024,
+    // A client holding a download open without reading must not keep shutdown waiting forever.
+    forceCloseConnections: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const credits = new CreditsService();
