@@ -1064,6 +1064,17 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -1127,6 +1138,17 @@ export interface operations {
                         error: string | null;
                         created_at: string;
                         finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
