@@ -50,7 +50,7 @@ check: format-check lint typecheck test
 .PHONY: help install install-browser install-eval-tools typecheck lint format-check check run test bench bench-quality
 
 # The web app is built once and served by the backend on the same origin.
-web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/index.html -type f 2>/dev/null)
+web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/public web/index.html -type f 2>/dev/null)
 	npm run build -w @folio/web
 
 run: install web/dist/index.html
