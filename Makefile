@@ -56,15 +56,21 @@ web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/public web/index.html
 run: install web/dist/index.html
 	node --import tsx backend/src/main.ts
 
-# Every suite. Backend API tests run twice: on a SQLite file and on PostgreSQL (127.0.0.1:5432, database test).
-test: install install-browser
-	npm run test -w @folio/shared --if-present
-	npm run test -w @folio/engine
-	npm run test:sqlite -w @folio/backend
-	npm run test:postgres -w @folio/backend
-	npm run test -w @folio/web
-	$(MAKE) web/dist/index.html
-	npm run test -w @folio/e2e
+# Every suite, each writing a vitest JSON report; a failing suite does not hide the ones after it, and the
+# closing line adds them up. Backend API tests run twice: on a SQLite file and on PostgreSQL (127.0.0.1:5432, test).
+RESULTS := $(CURDIR)/test-results
+SUITES := engine:@folio/engine:test backend-sqlite:@folio/backend:test:sqlite \
+	backend-postgres:@folio/backend:test:postgres web:@folio/web:test e2e:@folio/e2e:test
+test: install install-browser web/dist/index.html
+	@rm -rf $(RESULTS) && mkdir -p $(RESULTS); status=0; \
+	for suite in $(SUITES); do \
+	  name=$${suite%%:*}; rest=$${suite#*:}; ws=$${rest%%:*}; script=$${rest#*:}; \
+	  echo "=== $$name: npm run $$script -w $$ws"; \
+	  npm run $$script -w $$ws -- --reporter=default --reporter=json --outputFile.json=$(RESULTS)/$$name.json || status=1; \
+	  [ -f $(RESULTS)/$$name.json ] || { echo "$$name wrote no report"; status=1; }; \
+	done; \
+	node scripts/test-summary.mjs $(RESULTS) || status=1; \
+	exit $$status
 
 bench: install
 	npm run bench -w @folio/backend
