@@ -156,6 +156,14 @@ describe('dashboard', () => {
     await screenshot(page, 'dashboard-empty-desktop', true);
     await page.setViewportSize(MOBILE);
     await screenshot(page, 'dashboard-empty-mobile', true);
+    // With no stored theme the app follows the system preference.
+    await page.setViewportSize(DESKTOP);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page
+      .getByTestId('upload-panel')
+      .getByRole('button', { name: /Upload Documents/ })
+      .click();
+    await screenshot(page, 'dashboard-empty-dark-desktop', true);
   });
 
   it('rejects invalid files by name and uploads a PDF with its first-page preview, seen live by a second browser', async () => {
