@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseJobQueue } from '../../src/jobs/database-queue.js';
 import { JobsRepository, type JobRow } from '../../src/jobs/jobs.repository.js';
-import { insertUser, openJobDb, type JobDb } from './job-db.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { insertUser } from './job-db.js';
 
-let jobDb: JobDb;
+let jobDb: TestDatabase;
 let userId: string;
 const repo = new JobsRepository();
 
 beforeAll(async () => {
-  jobDb = await openJobDb();
+  jobDb = await createTestDatabase();
   userId = await insertUser(jobDb.db, 0);
 });
 afterAll(async () => {
-  await jobDb.drop();
+  await jobDb.cleanup();
 });
 
 async function addJob(priority: number, createdAt: string): Promise<string> {

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { SessionTokens } from '../../src/auth/session-tokens.js';
 import { InProcessEventBus } from '../../src/realtime/event-bus.js';
-import { loadSettings, type Settings } from '../../src/settings.js';
-import { openJobDb, type JobDb } from '../jobs/job-db.js';
+import type { Settings } from '../../src/settings.js';
+import { testSettings } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { openSocket, settle } from './socket-client.js';
 
-let jobDb: JobDb;
+let jobDb: TestDatabase;
 let app: FastifyInstance;
 let settings: Readonly<Settings>;
 let baseUrl: string;
@@ -33,15 +34,15 @@ async function login(email: string): Promise<Login> {
 const creditsEvent = (n: number): RealtimeEvent => ({ type: 'credits.updated', credits_remaining: n });
 
 beforeAll(async () => {
-  jobDb = await openJobDb();
-  settings = loadSettings({ FOLIO_ENV: 'test', DEV_LOGIN: 'true', ...jobDb.env });
+  jobDb = await createTestDatabase();
+  settings = testSettings(jobDb.dataDir, { DATABASE_URL: jobDb.databaseUrl });
   app = await buildApp({ settings, db: jobDb.db, eventBus });
   baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
   await app.close();
-  await jobDb.drop();
+  await jobDb.cleanup();
 });
 
 describe('GET /api/v1/ws/updates', () => {
