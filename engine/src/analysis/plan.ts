@@ -1,7 +1,7 @@
 // Chooses the steps for one page from measurements. Conservative: a step runs only when its damage is measured.
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
-import { toGrey } from '../steps/pixels.js';
+import { histogram, percentile, toGrey } from '../steps/pixels.js';
 import {
   channelRange,
   classifyPage,
@@ -72,7 +72,12 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   const skew = estimateSkew(toGrey(img, 'max'));
   measures.skew = skew;
   if (Math.abs(skew) >= 0.3) both({ name: 'deskew', params: { angle: skew } });
-  // stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
+  // Faded ink (even the darkest pixels are light grey): Tesseract reads nothing until the ink is darkened.
+  const grey = toGrey(img, 'max');
+  const inkLevel = percentile(histogram(grey.data), grey.data.length, 0.005);
+  measures.inkLevel = inkLevel;
+  if (inkLevel > 140) steps.push({ name: 'stretch-contrast', params: {} });
+  // Otherwise stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
   // levels change and stroke filling cost more words (faint and small print) than they won.
   return { kind, features, measures, steps, conservative };
 }
