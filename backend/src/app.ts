@@ -19,6 +19,7 @@ import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
 import { realtimeRoutes } from './realtime/websocket-routes.js';
 import { loadJobSettings, type JobSettings } from './jobs/job-settings.js';
+import { installMaintenanceMode } from './maintenance/maintenance.js';
 import { JobSystem } from './restoration/job-system.js';
 import { restorationRoutes } from './restoration/restoration.routes.js';
 import { createStorage } from './storage/create-storage.js';
@@ -123,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installErrorHandling(app);
   acceptEmptyJsonBodies(app);
   await installOpenApi(app);
+  installMaintenanceMode(app, settings);
   installAuthentication(app, auth);
   await installWeb(app, settings);
 

@@ -50,6 +50,8 @@ export interface Settings {
   logLevel: string;
   /** Built web app served at `/` when it exists. */
   webDistDir: string;
+  /** Every /api/v1 route except GET /api/v1/health answers 503 while on. */
+  maintenanceMode: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -182,6 +184,7 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     enableLogging: bool(env, 'ENABLE_LOGGING', false),
     logLevel: str(env, 'LOG_LEVEL', folioEnv === 'test' ? 'silent' : 'info') || 'info',
     webDistDir: path.resolve(root, str(env, 'WEB_DIST_DIR') || 'web/dist'),
+    maintenanceMode: bool(env, 'MAINTENANCE_MODE', false),
   };
   return Object.freeze(settings);
 }
