@@ -12,7 +12,14 @@ export interface CreditPack {
 }
 
 export const CREDIT_PACKS: readonly CreditPack[] = [
-  { key: 'essential10', name: 'Essential 10', priceCents: 799, credits: 10, popular: false, tier: 'standard' },
+  {
+    key: 'essential10',
+    name: 'Essential 10',
+    priceCents: 799,
+    credits: 10,
+    popular: false,
+    tier: 'standard',
+  },
   { key: 'power100', name: 'Power 100', priceCents: 5999, credits: 100, popular: true, tier: 'priority' },
   {
     key: 'ultimate500',
