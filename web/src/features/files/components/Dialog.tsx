@@ -1,9 +1,7 @@
 // A small accessible dialog for this feature: labelled, focus kept inside, Escape and backdrop close it, focus
 // returns to where it was. Sizes suit confirmations and the comparison view.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+import { useId, useRef, type ReactNode } from 'react';
+import { useFocusTrap } from '../../../components/ui/useFocusTrap.js';
 
 export interface DialogProps {
   title: ReactNode;
@@ -29,43 +27,7 @@ export function Dialog({
 }: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
-  const keys = useRef(onKeyDown);
-  keys.current = onKeyDown;
-
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    const first =
-      panel.current?.querySelector<HTMLElement>('[data-autofocus]') ??
-      panel.current?.querySelector<HTMLElement>(FOCUSABLE);
-    first?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close.current();
-        return;
-      }
-      keys.current?.(event);
-      if (event.key !== 'Tab' || !panel.current) return;
-      const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-      const head = items[0];
-      const tail = items[items.length - 1];
-      if (!head || !tail) return;
-      if (event.shiftKey && document.activeElement === head) {
-        event.preventDefault();
-        tail.focus();
-      } else if (!event.shiftKey && document.activeElement === tail) {
-        event.preventDefault();
-        head.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus();
-    };
-  }, []);
+  useFocusTrap(panel, { onEscape: onClose, onKeyDown });
 
   return (
     <div
@@ -75,7 +37,7 @@ export function Dialog({
         className={`absolute inset-0 ${spotlight ? '' : 'bg-slate-900/60'}`}
         aria-hidden="true"
         data-testid="dialog-backdrop"
-        onClick={() => close.current()}
+        onClick={onClose}
       />
       <div
         ref={panel}
