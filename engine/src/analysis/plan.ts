@@ -68,6 +68,7 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   if (specks > 0.0015) steps.push({ name: 'remove-salt-pepper', params: {} });
   else if (noise > 6) steps.push({ name: 'denoise-document', params: { sigma: noise } });
   both({ name: 'flatten-background', params: { dpi } });
+  both({ name: 'clear-edge-marks', params: { dpi } });
   steps.push({ name: 'remove-speckles', params: { dpi } });
   const skew = estimateSkew(toGrey(img, 'max'));
   measures.skew = skew;

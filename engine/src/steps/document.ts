@@ -81,23 +81,91 @@ export const cleanBorders: Step = {
       if (i >= sw) seed(i - sw);
       if (i < sw * (sh - 1)) seed(i + sw);
     }
-    let marked = 0;
-    for (const m of mark) marked += m;
-    if (marked === 0) return grey;
-    // Grow the mask a little: the shadow along a border edge is dark too.
-    const grown = rankFilter(mark, sw, sh, 1, true);
     const out = createImage(grey.width, grey.height, 1);
     out.data.set(grey.data);
     const white = Math.round(paper);
-    for (let y = 0; y < grey.height; y++) {
-      const row = Math.min(sh - 1, Math.floor(y / factor)) * sw;
-      for (let x = 0; x < grey.width; x++) {
-        if (grown[row + Math.min(sw - 1, Math.floor(x / factor))]) out.data[y * grey.width + x] = white;
+    let marked = 0;
+    for (const m of mark) marked += m;
+    if (marked > 0) {
+      // Grow the mask a little: the shadow along a border edge is dark too.
+      const grown = rankFilter(mark, sw, sh, 1, true);
+      for (let y = 0; y < grey.height; y++) {
+        const row = Math.min(sh - 1, Math.floor(y / factor)) * sw;
+        for (let x = 0; x < grey.width; x++) {
+          if (grown[row + Math.min(sw - 1, Math.floor(x / factor))]) out.data[y * grey.width + x] = white;
+        }
       }
     }
     return out;
   },
 };
+
+export const clearEdgeMarks: Step = {
+  name: 'clear-edge-marks',
+  kind: 'document',
+  description:
+    'On a flattened page, whitens dark marks that touch the page edge and are larger than a glyph (thin borders, torn edges)',
+  run(img, params) {
+    const page = toGrey(img, 'max');
+    const out = createImage(page.width, page.height, 1) as Grey;
+    out.data.set(page.data);
+    whitenEdgeComponents(out, num(params, 'dpi', 150), 255);
+    return out;
+  },
+};
+
+/**
+ * Thin borders and torn page edges are too narrow for the block-level pass above: whitens every dark
+ * component that touches the image edge and is larger than any glyph (text keeps a margin, so a glyph cut
+ * by the edge is rare and small), with a 2 px rim for the shadow along it.
+ */
+export function whitenEdgeComponents(page: Grey, dpi: number, white: number): void {
+  const { width, height, data } = page;
+  // Otsu splits at "≤ threshold", so a bilevel page (ink exactly at the threshold) still has ink.
+  const threshold = Math.min(otsuThreshold(page), 160);
+  const mask = new Uint8Array(width * height);
+  for (let i = 0; i < mask.length; i++) mask[i] = data[i]! <= threshold ? 1 : 0;
+  const { labels, areas } = labelDark(mask, width, height);
+  const extent = new Map<number, { x0: number; y0: number; x1: number; y1: number }>();
+  const touch = (i: number) => {
+    const id = labels[i]!;
+    if (id >= 0) extent.set(id, { x0: width, y0: height, x1: -1, y1: -1 });
+  };
+  for (let x = 0; x < width; x++) {
+    touch(x);
+    touch((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y++) {
+    touch(y * width);
+    touch(y * width + width - 1);
+  }
+  if (extent.size === 0) return;
+  for (let i = 0; i < labels.length; i++) {
+    const box = extent.get(labels[i]!);
+    if (!box) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    box.x0 = Math.min(box.x0, x);
+    box.x1 = Math.max(box.x1, x);
+    box.y0 = Math.min(box.y0, y);
+    box.y1 = Math.max(box.y1, y);
+  }
+  // Larger than a capital letter of 14 pt print (about 0.2 inch) along one side.
+  const glyph = 0.2 * dpi;
+  const remove = new Uint8Array(width * height);
+  let any = false;
+  for (let i = 0; i < labels.length; i++) {
+    const id = labels[i]!;
+    const box = id >= 0 ? extent.get(id) : undefined;
+    if (box && (box.x1 - box.x0 > glyph || box.y1 - box.y0 > glyph || areas[id]! > glyph * glyph)) {
+      remove[i] = 1;
+      any = true;
+    }
+  }
+  if (!any) return;
+  const rim = rankFilter(remove, width, height, 2, true);
+  for (let i = 0; i < rim.length; i++) if (rim[i]) data[i] = white;
+}
 
 export const flattenBackground: Step = {
   name: 'flatten-background',
@@ -154,31 +222,126 @@ function labelDark(mask: Uint8Array, width: number, height: number): { labels: I
 export const removeSpeckles: Step = {
   name: 'remove-speckles',
   kind: 'document',
-  description: 'Removes isolated dark specks (dust, toner) much smaller than a glyph and away from any text',
+  description:
+    'Removes isolated dark specks (dust, toner) smaller than a glyph, with no ink close by and little around',
   run(img, params) {
     const grey = toGrey(img, 'max');
     const s = scaleOf(params);
     const { width, height } = grey;
     const threshold = Math.min(otsuThreshold(grey), 200);
     const mask = new Uint8Array(width * height);
-    for (let i = 0; i < mask.length; i++) mask[i] = grey.data[i]! < threshold ? 1 : 0;
+    for (let i = 0; i < mask.length; i++) mask[i] = grey.data[i]! <= threshold ? 1 : 0;
     const { labels, areas } = labelDark(mask, width, height);
-    const maxArea = Math.max(2, Math.round(num(params, 'maxArea', 10) * s * s));
-    // "Text" = pixels of components bigger than a speck; a small component near text is punctuation.
-    const text = new Float32Array(width * height);
-    for (let i = 0; i < mask.length; i++) if (mask[i] && areas[labels[i]!]! > maxArea) text[i] = 1;
-    const near = boxMean(text, width, height, Math.max(2, Math.round(num(params, 'isolation', 12) * s)));
+    const maxArea = Math.max(2, Math.round(num(params, 'maxArea', 30) * s * s));
+    // Three tests keep text. Fragments of eroded or broken glyphs have other fragments a few pixels away;
+    // punctuation sits on a text line, beside a glyph-sized component; bullets and marks in sparse layouts
+    // have ink around them. Dust and toner specks sit alone on empty paper.
+    const gap = Math.max(1, Math.round(num(params, 'gap', 3) * s));
+    // About a word space of 12 pt print to each side and half a line up and down; twice as far for dashes
+    // (flat marks), which often stand alone between spaces.
+    const reachX = Math.round(num(params, 'lineReach', 16) * s);
+    const reachY = Math.round(reachX * 0.6);
+    const radius = Math.max(2, Math.round(num(params, 'isolation', 20) * s));
+    const window = (2 * radius + 1) * (2 * radius + 1);
+    const around = boxMean(mask, width, height, radius);
+    const maxAround = num(params, 'maxAroundShare', 0.03) * window;
+    const glyphs = new Uint8Array(width * height);
+    for (let i = 0; i < mask.length; i++) if (mask[i] && areas[labels[i]!]! > maxArea) glyphs[i] = 1;
+    const glyphSum = integralImage(glyphs, width, height);
+    const boxes = componentBoxes(labels, areas.length, width);
     const out = createImage(width, height, 1);
     out.data.set(grey.data);
-    const paper = 255;
-    for (let i = 0; i < mask.length; i++) {
-      if (!mask[i]) continue;
-      const area = areas[labels[i]!]!;
-      if (area <= maxArea && near[i]! === 0) out.data[i] = paper;
+    for (let id = 0; id < areas.length; id++) {
+      const area = areas[id]!;
+      if (area > maxArea) continue;
+      const b = boxes[id]!;
+      const cx = Math.round((b.x0 + b.x1) / 2);
+      const cy = Math.round((b.y0 + b.y1) / 2);
+      if (around[cy * width + cx]! * window - area > maxAround) continue;
+      const dash = b.x1 - b.x0 + 1 >= 2.5 * (b.y1 - b.y0 + 1);
+      const rx = dash ? 2 * reachX : reachX;
+      if (rectSum(glyphSum, width, height, b.x0 - rx, b.y0 - reachY, b.x1 + rx, b.y1 + reachY) > 0) continue;
+      if (hasOtherInk(labels, id, b, gap, width, height)) continue;
+      for (let y = b.y0; y <= b.y1; y++)
+        for (let x = b.x0; x <= b.x1; x++) if (labels[y * width + x] === id) out.data[y * width + x] = 255;
     }
     return out;
   },
 };
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+function componentBoxes(labels: Int32Array, count: number, width: number): Box[] {
+  const boxes = Array.from({ length: count }, () => ({ x0: Infinity, y0: Infinity, x1: -1, y1: -1 }));
+  for (let i = 0; i < labels.length; i++) {
+    const id = labels[i]!;
+    if (id < 0) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    const b = boxes[id]!;
+    if (x < b.x0) b.x0 = x;
+    if (x > b.x1) b.x1 = x;
+    if (y < b.y0) b.y0 = y;
+    if (y > b.y1) b.y1 = y;
+  }
+  return boxes;
+}
+
+/** Summed-area table with a zero first row and column: (width + 1) × (height + 1). */
+function integralImage(src: Uint8Array, width: number, height: number): Float64Array {
+  const w1 = width + 1;
+  const sums = new Float64Array(w1 * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
+    for (let x = 0; x < width; x++) {
+      row += src[y * width + x]!;
+      sums[(y + 1) * w1 + x + 1] = sums[y * w1 + x + 1]! + row;
+    }
+  }
+  return sums;
+}
+
+/** Sum over the inclusive rectangle (x0, y0)–(x1, y1), clipped to the image. */
+function rectSum(
+  sums: Float64Array,
+  width: number,
+  height: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): number {
+  const w1 = width + 1;
+  const a = Math.max(0, x0);
+  const b = Math.max(0, y0);
+  const c = Math.min(width, x1 + 1);
+  const d = Math.min(height, y1 + 1);
+  if (c <= a || d <= b) return 0;
+  return sums[d * w1 + c]! - sums[b * w1 + c]! - sums[d * w1 + a]! + sums[b * w1 + a]!;
+}
+
+/** Whether another component's ink lies within `gap` pixels of a component's box. */
+function hasOtherInk(
+  labels: Int32Array,
+  id: number,
+  b: Box,
+  gap: number,
+  width: number,
+  height: number,
+): boolean {
+  for (let y = Math.max(0, b.y0 - gap); y <= Math.min(height - 1, b.y1 + gap); y++) {
+    for (let x = Math.max(0, b.x0 - gap); x <= Math.min(width - 1, b.x1 + gap); x++) {
+      const other = labels[y * width + x]!;
+      if (other >= 0 && other !== id) return true;
+    }
+  }
+  return false;
+}
 
 export const removeSaltPepper: Step = {
   name: 'remove-salt-pepper',
@@ -336,6 +499,7 @@ export const documentSteps: Step[] = [
   whitenPaper,
   cleanBorders,
   flattenBackground,
+  clearEdgeMarks,
   removeSaltPepper,
   removeSpeckles,
   deskew,

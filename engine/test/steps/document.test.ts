@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateSkew } from '../../src/analysis/measure.js';
 import { speckShare } from '../../src/analysis/plan.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
+import { createImage } from '../../src/image.js';
 import { toGrey } from '../../src/steps/pixels.js';
 import { backgroundUnevenness, crop, mean } from './helpers.js';
 
@@ -55,6 +56,60 @@ describe('document steps on real eval crops', () => {
     const flat = await run('flatten-background', img);
     const dots = (g: typeof img) => g.data.filter((v) => v < 128).length;
     expect(dots(toGrey(await run('remove-speckles', flat), 'max'))).toBeLessThan(dots(toGrey(flat, 'max')));
+  });
+
+  it('remove-speckles keeps the fragments of eroded glyphs', async () => {
+    // Severely eroded print: every glyph is broken into small pieces a pixel or two apart.
+    const img = toGrey(
+      await crop('doc_002', 'degraded.png', { left: 100, top: 200, width: 700, height: 500 }),
+      'max',
+    );
+    const ink = (g: typeof img) => g.data.filter((v) => v < 128).length;
+    const out = toGrey(await run('remove-speckles', img), 'max');
+    expect(ink(out)).toBeGreaterThan(ink(img) * 0.98);
+  });
+
+  it('remove-speckles removes lone specks but keeps a full stop and a dash beside words', async () => {
+    const page = createImage(300, 120, 1);
+    page.data.fill(255);
+    const fill = (x0: number, y0: number, w: number, h: number) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 300 + x] = 20;
+    };
+    fill(40, 40, 14, 20); // a glyph
+    fill(58, 56, 3, 3); // full stop 4 px after it
+    fill(80, 48, 6, 2); // dash 26 px after the glyph, alone between spaces
+    fill(112, 40, 14, 20); // the next glyph
+    fill(220, 90, 4, 4); // dust on empty paper
+    fill(250, 20, 2, 2); // a toner speck
+    const out = toGrey(await run('remove-speckles', page), 'max');
+    const at = (x: number, y: number) => out.data[y * 300 + x]!;
+    expect(at(59, 57)).toBe(20);
+    expect(at(82, 48)).toBe(20);
+    expect(at(45, 50)).toBe(20);
+    expect(at(221, 91)).toBe(255);
+    expect(at(250, 20)).toBe(255);
+  });
+
+  it('clear-edge-marks whitens a thin border along the edge and leaves text alone', async () => {
+    const img = toGrey(
+      await crop('doc_016', 'degraded.png', { left: 0, top: 0, width: 1275, height: 600 }),
+      'max',
+    );
+    const page = createImage(img.width, img.height, 1);
+    page.data.set(img.data);
+    // A 6 px dark strip along the top with a ragged lower edge: too thin for the block-level border pass.
+    for (let x = 0; x < page.width; x++)
+      for (let y = 0; y < 6 + (x % 7 === 0 ? 3 : 0); y++) page.data[y * page.width + x] = 30;
+    const dark = (g: typeof img, rows: [number, number]) => {
+      let n = 0;
+      for (let y = rows[0]; y < rows[1]; y++)
+        for (let x = 0; x < g.width; x++) if (g.data[y * g.width + x]! < 100) n++;
+      return n;
+    };
+    const out = toGrey(await run('clear-edge-marks', page), 'max');
+    expect(dark(page, [0, 9])).toBeGreaterThan(page.width * 6);
+    expect(dark(out, [0, 12])).toBe(0);
+    expect(dark(out, [12, page.height])).toBe(dark(page, [12, page.height]));
   });
 
   it('stretch-contrast darkens faded ink against the paper', async () => {
