@@ -7,6 +7,8 @@ import { inputErrors } from '../errors.js';
 import type { RawImage } from '../image.js';
 import { dropAlpha } from '../steps/pixels.js';
 import { fitDpi, getPdfPageSizes, openPdf, renderPdfPage, type PdfPageSize } from './pdf.js';
+import { findScanImage, openForScans } from './pdf-scan.js';
+import type { PDFDocument } from 'pdf-lib';
 import { sniffFormat, type InputFormat } from './sniff.js';
 
 export interface PageSize {
@@ -107,9 +109,43 @@ async function scanDpi(pdf: PDFDocumentProxy, index: number, size: PdfPageSize):
   return best;
 }
 
+/** The same for the pdf-lib view of the document, used to find pages that are one plain JPEG scan. */
+let scanDoc: { id: string; pdf: PDFDocument | null } | undefined;
+
+async function decodeScanPage(doc: Doc, index: number): Promise<DecodedPage | null> {
+  if (scanDoc?.id !== doc.id) scanDoc = { id: doc.id, pdf: await openForScans(doc.bytes) };
+  const scan = scanDoc.pdf && findScanImage(scanDoc.pdf, index);
+  if (!scan) return null;
+  const size = doc.pageSizes[index]!;
+  const dpi = Math.round((scan.width * 72) / size.width);
+  if (dpi < 50 || dpi > 1200 || scan.width * scan.height > MAX_PAGE_PIXELS) return null;
+  try {
+    const { data, info } = await sharp(scan.jpeg, { limitInputPixels: MAX_PAGE_PIXELS })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (
+      info.width !== scan.width ||
+      info.height !== scan.height ||
+      (info.channels !== 1 && info.channels !== 3)
+    )
+      return null;
+    const image: RawImage = {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+      width: info.width,
+      height: info.height,
+      channels: info.channels,
+    };
+    return { image, dpi };
+  } catch {
+    return null; // pdfjs decodes what sharp cannot (and reports real damage)
+  }
+}
+
 export async function decodePage(doc: Doc, index: number): Promise<DecodedPage> {
   if (index < 0 || index >= doc.pageCount) throw new RangeError(`Page ${index + 1} does not exist.`);
   if (doc.format === 'pdf') {
+    const scan = await decodeScanPage(doc, index);
+    if (scan) return scan;
     const pdf = await pdfFor(doc);
     const size = doc.pageSizes[index]!;
     const pt = { widthPt: size.width, heightPt: size.height };
