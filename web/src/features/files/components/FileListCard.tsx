@@ -1,12 +1,12 @@
 // Original Files / Restored Files card (spec §2): collapsible, count badge, select-all toggle, bulk actions and
-// a responsive grid (1/2/3/4 columns). Cards skip rendering work while off-screen (content-visibility), so
-// hundreds of files scroll smoothly.
+// the windowed grid of file cards (FileGrid).
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { focusRing, primaryButton, secondaryButton } from '../../../components/ui/styles.js';
 import type { AsyncStatus } from '../logic/file-state.js';
 import { isPlaceholder, type FileItem, type FileKind } from '../logic/model.js';
 import { TEXTS, countBadge, selectAllLabel } from '../logic/texts.js';
-import { FileCard, type FileCardProps } from './FileCard.js';
+import type { FileCardProps } from './FileCard.js';
+import { FileGrid } from './FileGrid.js';
 import { HIGHLIGHT_CLASS } from './highlight.js';
 
 export interface FileListCardProps extends Omit<FileCardProps, 'file' | 'selected'> {
@@ -73,25 +73,17 @@ export function FileListCard(props: FileListCardProps) {
       );
   } else {
     body = (
-      <ul
-        aria-label={title}
-        className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4"
-        data-testid={`${kind}-grid`}
-      >
-        {files.map((file) => (
-          <li key={file.id} className="[contain-intrinsic-size:auto_460px] [content-visibility:auto]">
-            <FileCard
-              file={file}
-              selected={selected.has(file.id)}
-              onToggle={props.onToggle}
-              onRestore={props.onRestore}
-              onDownload={props.onDownload}
-              onDelete={props.onDelete}
-              onCompare={props.onCompare}
-            />
-          </li>
-        ))}
-      </ul>
+      <FileGrid
+        kind={kind}
+        title={title}
+        files={files}
+        selected={selected}
+        onToggle={props.onToggle}
+        onRestore={props.onRestore}
+        onDownload={props.onDownload}
+        onDelete={props.onDelete}
+        onCompare={props.onCompare}
+      />
     );
   }
 
