@@ -1,22 +1,23 @@
 // Card preview (spec §2 "File card"): fetched only once the card scrolls near the viewport and the server says a
-// preview exists; texts for pending, none and failed previews.
+// preview exists, then kept in the preview cache for when the card is mounted again; texts for pending, none
+// and failed previews.
 import { useEffect, useRef, useState } from 'react';
 import { fetchPreview } from '../api/files-api.js';
 import type { FileItem } from '../logic/model.js';
 import { TEXTS } from '../logic/texts.js';
-import { useObjectUrl } from './use-object-url.js';
+import { cachedPreviewUrl, rememberPreview } from './preview-cache.js';
 
 type PreviewState = 'waiting' | 'loading' | 'loaded' | 'failed';
 
 const PENDING_STATUSES = new Set(['uploaded', 'processing']);
 
-/** Fires once when the element comes within 200 px of the viewport. */
-export function useNearViewport<T extends Element>(): [React.RefObject<T | null>, boolean] {
+/** Fires once when the element comes within 200 px of the viewport; does not watch while `enabled` is false. */
+export function useNearViewport<T extends Element>(enabled = true): [React.RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
   const [near, setNear] = useState(false);
   useEffect(() => {
     const el = ref.current;
-    if (!el || near) return;
+    if (!el || near || !enabled) return;
     if (typeof IntersectionObserver === 'undefined') {
       setNear(true);
       return;
@@ -32,7 +33,7 @@ export function useNearViewport<T extends Element>(): [React.RefObject<T | null>
     );
     observer.observe(el);
     return () => observer.disconnect();
-  }, [near]);
+  }, [near, enabled]);
   return [ref, near];
 }
 
@@ -41,19 +42,21 @@ export function FilePreview({
 }: {
   file: Pick<FileItem, 'id' | 'filename' | 'preview_available' | 'status'>;
 }) {
-  const [ref, near] = useNearViewport<HTMLDivElement>();
-  const [state, setState] = useState<PreviewState>('waiting');
-  const [blob, setBlob] = useState<Blob | null>(null);
-  const url = useObjectUrl(blob);
+  const [url, setUrl] = useState(() => cachedPreviewUrl(file.id));
+  // Cards mount and unmount as the grid scrolls: watch the viewport only while there is something to fetch.
+  const [ref, near] = useNearViewport<HTMLDivElement>(file.preview_available && !url);
+  const [state, setState] = useState<PreviewState>(url ? 'loaded' : 'waiting');
 
   useEffect(() => {
-    if (!near || !file.preview_available) return;
+    if (!near || !file.preview_available || url) return;
     let alive = true;
     setState('loading');
     fetchPreview(file.id, file.filename).then(
-      (b) => {
+      (blob) => {
+        // Cached even when the card has unmounted meanwhile: it was near the viewport, so it may come back.
+        const fetched = rememberPreview(file.id, blob);
         if (!alive) return;
-        setBlob(b);
+        setUrl(fetched);
         setState('loaded');
       },
       (error: unknown) => {
@@ -64,7 +67,7 @@ export function FilePreview({
     return () => {
       alive = false;
     };
-  }, [near, file.id, file.filename, file.preview_available]);
+  }, [near, file.id, file.filename, file.preview_available, url]);
 
   let body: React.ReactNode;
   if (url && state === 'loaded') {
