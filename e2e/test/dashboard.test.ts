@@ -293,7 +293,9 @@ describe('dashboard', () => {
       .waitFor();
     await screenshot(page, 'dashboard-results-desktop', true);
     await page.setViewportSize(MOBILE);
-    // Off-screen cards skip rendering (content-visibility), so the phone shot is of the viewport at the result.
+    // The grids mount only the cards near the viewport: scroll to the Restored Files section as a user would,
+    // then its card is there. The phone shot is of the viewport at the result.
+    await page.getByTestId('restored-files').scrollIntoViewIfNeeded();
     await result.scrollIntoViewIfNeeded();
     await screenshot(page, 'dashboard-results-mobile');
     await page.setViewportSize(DESKTOP);
