@@ -1,6 +1,6 @@
 // Measurements taken before restoring, so that steps run only where damage is present.
 import type { RawImage } from '../image.js';
-import { histogram, percentile, reduce, toGrey, type Grey } from '../steps/pixels.js';
+import { boxMean, histogram, percentile, reduce, toGrey, type Grey } from '../steps/pixels.js';
 
 /**
  * Gaussian noise sigma (grey levels), Immerkaer's Laplacian-difference estimate per 16×16 block; the 20th
@@ -202,4 +202,42 @@ export function channelRange(img: RawImage, lowP = 0.005, highP = 0.995): { low:
     high.push(percentile(hist, total, highP));
   }
   return { low, high };
+}
+
+/**
+ * Noise on the paper of a document page (grey levels): the spread of the residual after a light blur, in
+ * 16×16 blocks that are neither saturated white nor black, 10th percentile (the flattest paper). Pages whose
+ * paper is clipped white show no measurable noise and get 0. Unlike estimateNoise it also sees the correlated,
+ * JPEG-smoothed noise of phone photos.
+ */
+export function estimatePaperNoise(grey: Grey): number {
+  const { data, width, height } = grey;
+  const blurred = boxMean(boxMean(data, width, height, 1), width, height, 1);
+  const block = 16;
+  const spreads: number[] = [];
+  for (let by = 0; by + block <= height; by += block) {
+    for (let bx = 0; bx + block <= width; bx += block) {
+      let sum = 0;
+      let max = 0;
+      let r1 = 0;
+      let r2 = 0;
+      for (let y = by; y < by + block; y++) {
+        for (let x = bx; x < bx + block; x++) {
+          const i = y * width + x;
+          const v = data[i]!;
+          sum += v;
+          if (v > max) max = v;
+          const r = v - blurred[i]!;
+          r1 += r;
+          r2 += r * r;
+        }
+      }
+      const n = block * block;
+      if (sum / n <= 30 || max >= 250) continue;
+      spreads.push(Math.sqrt(Math.max(0, r2 / n - (r1 / n) ** 2)));
+    }
+  }
+  if (spreads.length < 20) return 0;
+  spreads.sort((a, b) => a - b);
+  return spreads[Math.floor(spreads.length * 0.1)]!;
 }

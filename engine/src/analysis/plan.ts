@@ -6,6 +6,7 @@ import {
   channelRange,
   classifyPage,
   estimateNoise,
+  estimatePaperNoise,
   estimateSkew,
   pageFeatures,
   type PageFeatures,
@@ -65,8 +66,13 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   };
   if (img.channels !== 1) both({ name: 'whiten-paper', params: {} });
   both({ name: 'clean-borders', params: { dpi } });
+  const paperNoise = estimatePaperNoise(toGrey(img, 'max'));
+  measures.paperNoise = paperNoise;
   if (specks > 0.0015) steps.push({ name: 'remove-salt-pepper', params: {} });
   else if (noise > 6) steps.push({ name: 'denoise-document', params: { sigma: noise } });
+  // Camera and scanner noise that the Laplacian estimate misses (correlated, JPEG-smoothed): a light blur
+  // before flattening keeps Tesseract's binarisation from breaking every stroke into grains.
+  else if (paperNoise > 3) steps.push({ name: 'smooth-document', params: { dpi } });
   both({ name: 'flatten-background', params: { dpi } });
   both({ name: 'clear-edge-marks', params: { dpi } });
   steps.push({ name: 'remove-speckles', params: { dpi } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateSkew } from '../../src/analysis/measure.js';
+import { estimatePaperNoise, estimateSkew } from '../../src/analysis/measure.js';
 import { speckShare } from '../../src/analysis/plan.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { createImage } from '../../src/image.js';
@@ -100,7 +100,7 @@ describe('document steps on real eval crops', () => {
     // A 6 px dark strip along the top with a ragged lower edge: too thin for the block-level border pass.
     for (let x = 0; x < page.width; x++)
       for (let y = 0; y < 6 + (x % 7 === 0 ? 3 : 0); y++) page.data[y * page.width + x] = 30;
-    const dark = (g: typeof img, rows: [number, number]) => {
+    const dark = (g: { data: Uint8Array; width: number }, rows: [number, number]) => {
       let n = 0;
       for (let y = rows[0]; y < rows[1]; y++)
         for (let x = 0; x < g.width; x++) if (g.data[y * g.width + x]! < 100) n++;
@@ -110,6 +110,21 @@ describe('document steps on real eval crops', () => {
     expect(dark(page, [0, 9])).toBeGreaterThan(page.width * 6);
     expect(dark(out, [0, 12])).toBe(0);
     expect(dark(out, [12, page.height])).toBe(dark(page, [12, page.height]));
+  });
+
+  it('smooth-document is planned for grainy phone photos of pages, not for clean scans', async () => {
+    const phone = toGrey(
+      await crop('doc_014', 'degraded.png', { left: 200, top: 300, width: 800, height: 800 }),
+      'max',
+    );
+    const scan = toGrey(
+      await crop('doc_027', 'degraded.png', { left: 200, top: 300, width: 800, height: 800 }),
+      'max',
+    );
+    expect(estimatePaperNoise(phone)).toBeGreaterThan(3);
+    expect(estimatePaperNoise(scan)).toBeLessThan(1);
+    const smoothed = toGrey(await run('smooth-document', phone), 'max');
+    expect(estimatePaperNoise(smoothed)).toBeLessThan(estimatePaperNoise(phone) * 0.7);
   });
 
   it('stretch-contrast darkens faded ink against the paper', async () => {
