@@ -1,9 +1,9 @@
 // Encoding: restored pages to the input's format family, and the restored PDF with its invisible text layer.
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
+import type { PDFRef } from 'pdf-lib';
 import {
   PDFDocument,
-  PDFRef,
   StandardFonts,
   concatTransformationMatrix,
   drawObject,
