@@ -1,0 +1,58 @@
+// Chooses the photo steps from measurements of the input. Each step is gated by the signature of its damage
+// (blocking on the 8 px grid, grain, lifted black point, soft edges), so an undamaged photo is left alone.
+import type { RawImage } from '../image.js';
+import type { StepCall } from '../steps/registry.js';
+import { blockiness, edgeBlur, fadeLevels, grainNoise } from './measure-photo.js';
+
+/** Edge blur (Gaussian sigma, px) of sharp photos; restoration only removes the blur beyond it. */
+const NATURAL_BLUR = 0.6;
+
+/** True when all colour channels carry the same values (a grey picture stored as RGB). */
+function isNeutral(img: RawImage): boolean {
+  if (img.channels < 3) return true;
+  const step = Math.max(1, Math.floor((img.width * img.height) / 50_000));
+  for (let i = 0; i < img.width * img.height; i += step) {
+    const p = i * img.channels;
+    if (img.data[p] !== img.data[p + 1] || img.data[p] !== img.data[p + 2]) return false;
+  }
+  return true;
+}
+
+export function planPhoto(
+  img: RawImage,
+  measures: Record<string, number>,
+): { steps: StepCall[]; conservative: StepCall[] } {
+  const steps: StepCall[] = [];
+  const block = blockiness(img);
+  const grain = grainNoise(img);
+  const blur = edgeBlur(img);
+  const { low, high } = fadeLevels(img);
+  const lift = Math.min(...low);
+  const white = Math.max(...high);
+  Object.assign(measures, { blockiness: block, grain, blur, blackLift: lift, whiteLevel: white });
+
+  // 1. Noise first, so that the later gains (levels, deblurring) do not amplify it. JPEG blocking is the
+  // stronger signature: its artefacts are removed with a threshold from the blocking strength.
+  const jpeg = block > 1.3;
+  if (jpeg) {
+    const sigma = Math.min(14, 12 * (block - 1));
+    steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma * 1.5 } });
+  } else if (grain > 2.3) {
+    steps.push({
+      name: 'denoise-dct',
+      params: { sigma: Math.min(12, grain * 2.8), chromaSigma: grain * 2.8 },
+    });
+  }
+
+  // 2. A faded colour print: black point lifted in every channel and no channel reaching white.
+  const faded = img.channels >= 3 && !isNeutral(img) && lift >= 12 && white <= 215;
+  if (faded) steps.push({ name: 'restore-fade', params: {} });
+
+  // 3. Soft edges (defocus, soft upscaling): Wiener deconvolution of the excess blur, gentler after denoising.
+  if (blur > 0.95) {
+    const sigma = Math.sqrt(blur * blur - NATURAL_BLUR * NATURAL_BLUR);
+    const nsr = jpeg || grain > 2.3 ? 0.1 : 0.01 + 0.01 * Math.max(0, sigma - 1) * 4;
+    steps.push({ name: 'deblur-photo', params: { sigma: Math.round(sigma * 100) / 100, nsr } });
+  }
+  return { steps, conservative: [] };
+}
