@@ -208,4 +208,27 @@ export const deblurPhoto: Step = {
   },
 };
 
-export const photoRestoreSteps: Step[] = [denoiseDct, restoreFade, deblurPhoto];
+export const deblurMotion: Step = {
+  name: 'deblur-motion',
+  kind: 'photo',
+  description:
+    'Camera shake: Wiener deconvolution of luma with a straight smear of the measured angle and length (FFT)',
+  run(img, params) {
+    const length = num(params, 'length', 0);
+    const nsr = num(params, 'nsr', 0.01);
+    if (length < 2) return img;
+    const a = (num(params, 'angle', 0) * Math.PI) / 180;
+    const ca = Math.cos(a);
+    const sa = Math.sin(a);
+    const planes = toPlanes(img);
+    // A centred straight smear has a real transfer function: sinc of the frequency along the smear.
+    planes[0] = filterPlane(planes[0]!, img.width, img.height, 24, (fx, fy) => {
+      const p = Math.PI * length * (fx * ca + fy * sa);
+      const h = Math.abs(p) < 1e-9 ? 1 : Math.sin(p) / p;
+      return (h * (1 + nsr)) / (h * h + nsr);
+    });
+    return fromPlanes(planes, img);
+  },
+};
+
+export const photoRestoreSteps: Step[] = [denoiseDct, restoreFade, deblurPhoto, deblurMotion];
