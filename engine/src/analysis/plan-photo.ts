@@ -31,6 +31,11 @@ export function planPhoto(
   const white = Math.max(...high);
   Object.assign(measures, { blockiness: block, grain, blur, blackLift: lift, whiteLevel: white });
 
+  // 0. A faded colour print: black point lifted in every channel and no channel reaching white. Dust and
+  // scratches lie on top of the print, so on a faded print they are the specks outside its black-to-white band.
+  const faded = img.channels >= 3 && !isNeutral(img) && lift >= 12 && white <= 215;
+  if (faded) steps.push({ name: 'remove-dust', params: { threshold: 25, above: white, below: lift } });
+
   // 1. Noise first, so that the later gains (levels, deblurring) do not amplify it. JPEG blocking is the
   // stronger signature: its artefacts are removed with a threshold from the blocking strength.
   const jpeg = block > 1.3;
@@ -44,9 +49,11 @@ export function planPhoto(
     });
   }
 
-  // 2. A faded colour print: black point lifted in every channel and no channel reaching white.
-  const faded = img.channels >= 3 && !isNeutral(img) && lift >= 12 && white <= 215;
-  if (faded) steps.push({ name: 'restore-fade', params: {} });
+  // 2. Levels and colour of the faded print; the more the black is lifted, the more colour the print lost.
+  if (faded) {
+    const saturation = 1.3 + 0.4 * Math.min(1, Math.max(0, (lift - 12) / 40));
+    steps.push({ name: 'restore-fade', params: { saturation: Math.round(saturation * 100) / 100 } });
+  }
 
   // 3. Camera shake: a directional loss of fine detail with a clear smear length. Deconvolved along the smear
   // (the zero crossing reads about 5 % short of the smear length on straight smears).
