@@ -7,6 +7,8 @@ import { blockiness, edgeBlur, estimateMotion, fadeLevels, grainNoise } from './
 /** Edge blur (Gaussian sigma, px) of sharp photos; restoration only removes the blur beyond it. */
 const NATURAL_BLUR = 0.6;
 
+const round2 = (v: number) => Math.round(v * 100) / 100;
+
 /** True when all colour channels carry the same values (a grey picture stored as RGB). */
 function isNeutral(img: RawImage): boolean {
   if (img.channels < 3) return true;
@@ -38,25 +40,25 @@ export function planPhoto(
 
   // 1. Noise first, so that the later gains (levels, deblurring) do not amplify it. JPEG blocking is the
   // stronger signature: its artefacts are removed with a threshold from the blocking strength.
+  // Blocks at every pixel on small photos (best result), every 2nd above 0.6 MP (a quarter of the work).
+  const stride = img.width * img.height <= 600_000 ? 1 : 2;
   const jpeg = block > 1.3;
   if (jpeg) {
-    const sigma = Math.min(14, 12 * (block - 1));
-    steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma * 1.5 } });
+    const sigma = round2(Math.min(14, 10 * (block - 1)));
+    steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma * 2, stride } });
   } else if (grain > 2.3) {
-    steps.push({
-      name: 'denoise-dct',
-      params: { sigma: Math.min(12, grain * 2.8), chromaSigma: grain * 2.8 },
-    });
+    const sigma = round2(Math.min(12, grain * 2.8));
+    steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma, stride } });
   }
 
   // 2. Levels and colour of the faded print; the more the black is lifted, the more colour the print lost.
   if (faded) {
     const saturation = 1.3 + 0.4 * Math.min(1, Math.max(0, (lift - 12) / 40));
-    steps.push({ name: 'restore-fade', params: { saturation: Math.round(saturation * 100) / 100 } });
+    steps.push({ name: 'restore-fade', params: { saturation: round2(saturation) } });
   }
 
   // 3. Camera shake: a directional loss of fine detail with a clear smear length. Deconvolved along the smear
-  // (the zero crossing reads about 5 % short of the smear length on straight smears).
+  // (the zero crossing comes about one gradient-correlation width, ~0.7 px, before the smear length).
   const motion = estimateMotion(img);
   Object.assign(measures, {
     motionScore: motion.score,
@@ -67,7 +69,7 @@ export function planPhoto(
     const nsr = jpeg || grain > 2.3 ? 0.1 : 0.01;
     steps.push({
       name: 'deblur-motion',
-      params: { angle: motion.angle, length: Math.round(motion.length * 1.05 * 100) / 100, nsr },
+      params: { angle: motion.angle, length: round2(motion.length + 0.7), nsr },
     });
     return { steps, conservative: [] };
   }
