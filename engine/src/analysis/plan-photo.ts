@@ -44,18 +44,16 @@ export function planPhoto(
   const stride = img.width * img.height <= 600_000 ? 1 : 2;
   const jpeg = block > 1.3;
   if (jpeg) {
-    const sigma = round2(Math.min(14, 10 * (block - 1)));
+    // Threshold from the blocking strength, plus the grain left on top (sensor noise before the compression).
+    const sigma = round2(Math.min(14, 9 * (block - 1) + 1.5 * grain));
     steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma * 2, stride } });
-  } else if (grain > 2.3) {
-    const sigma = round2(Math.min(12, grain * 2.8));
+  } else if (grain > 2) {
+    const sigma = round2(Math.min(12, grain * 3.2));
     steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma, stride } });
   }
 
-  // 2. Levels and colour of the faded print; the more the black is lifted, the more colour the print lost.
-  if (faded) {
-    const saturation = 1.3 + 0.4 * Math.min(1, Math.max(0, (lift - 12) / 40));
-    steps.push({ name: 'restore-fade', params: { saturation: round2(saturation) } });
-  }
+  // 2. Levels, cast and colour of the faded print (the step measures them on the cleaned image).
+  if (faded) steps.push({ name: 'restore-fade', params: {} });
 
   // 3. Camera shake: a directional loss of fine detail with a clear smear length. Deconvolved along the smear
   // (the zero crossing comes about one gradient-correlation width, ~0.7 px, before the smear length).
@@ -66,7 +64,7 @@ export function planPhoto(
     motionLength: motion.length,
   });
   if (motion.score < 0.75 && motion.length >= 3.5 && motion.length <= 18) {
-    const nsr = jpeg || grain > 2.3 ? 0.1 : 0.01;
+    const nsr = jpeg || grain > 2 ? 0.1 : 0.01;
     steps.push({
       name: 'deblur-motion',
       params: { angle: motion.angle, length: round2(motion.length + 0.7), nsr },
@@ -77,7 +75,7 @@ export function planPhoto(
   // 4. Soft edges (defocus, soft upscaling): Wiener deconvolution of the excess blur, gentler after denoising.
   if (blur > 0.95) {
     const sigma = Math.sqrt(blur * blur - NATURAL_BLUR * NATURAL_BLUR);
-    const nsr = jpeg || grain > 2.3 ? 0.1 : 0.01 + 0.01 * Math.max(0, sigma - 1) * 4;
+    const nsr = jpeg || grain > 2 ? 0.1 : 0.01 + 0.01 * Math.max(0, sigma - 1) * 4;
     steps.push({ name: 'deblur-photo', params: { sigma: Math.round(sigma * 100) / 100, nsr } });
   }
   return { steps, conservative: [] };

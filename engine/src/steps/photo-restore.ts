@@ -60,6 +60,53 @@ const DCT8 = (() => {
   return m;
 })();
 
+/**
+ * 8-point DCT (or its inverse) of src[off + i·step], i = 0..7, written to dst the same way. Uses the even/odd
+ * symmetry of the basis (basis k is symmetric for even k, antisymmetric for odd k): 32 multiplications.
+ */
+function dct8(
+  src: Float64Array,
+  off: number,
+  step: number,
+  dst: Float64Array,
+  dOff: number,
+  inverse: boolean,
+): void {
+  const C = DCT8;
+  if (!inverse) {
+    for (let i = 0; i < 4; i++) {
+      const a = src[off + i * step]!;
+      const b = src[off + (7 - i) * step]!;
+      EVEN[i] = a + b;
+      ODD[i] = a - b;
+    }
+    for (let k = 0; k < 8; k++) {
+      const v = k % 2 === 0 ? EVEN : ODD;
+      const r = k * 8;
+      dst[dOff + k * step] = C[r]! * v[0]! + C[r + 1]! * v[1]! + C[r + 2]! * v[2]! + C[r + 3]! * v[3]!;
+    }
+    return;
+  }
+  for (let i = 0; i < 4; i++) {
+    EVEN[i] =
+      C[i]! * src[off]! +
+      C[16 + i]! * src[off + 2 * step]! +
+      C[32 + i]! * src[off + 4 * step]! +
+      C[48 + i]! * src[off + 6 * step]!;
+    ODD[i] =
+      C[8 + i]! * src[off + step]! +
+      C[24 + i]! * src[off + 3 * step]! +
+      C[40 + i]! * src[off + 5 * step]! +
+      C[56 + i]! * src[off + 7 * step]!;
+  }
+  for (let i = 0; i < 4; i++) {
+    dst[dOff + i * step] = EVEN[i]! + ODD[i]!;
+    dst[dOff + (7 - i) * step] = EVEN[i]! - ODD[i]!;
+  }
+}
+const EVEN = new Float64Array(4);
+const ODD = new Float64Array(4);
+
 /** Block positions along one axis: every `stride` pixels, plus the last possible position. */
 function positions(size: number, stride: number): number[] {
   const out: number[] = [];
@@ -91,40 +138,23 @@ export function dctDenoisePlane(
     for (const bx of xs) {
       for (let y = 0; y < 8; y++)
         for (let x = 0; x < 8; x++) block[y * 8 + x] = src[(by + y) * width + bx + x]!;
-      // Forward: tmp = D · block, block = tmp · Dᵀ.
-      for (let k = 0; k < 8; k++)
-        for (let x = 0; x < 8; x++) {
-          let s = 0;
-          for (let i = 0; i < 8; i++) s += DCT8[k * 8 + i]! * block[i * 8 + x]!;
-          tmp[k * 8 + x] = s;
-        }
+      for (let y = 0; y < 8; y++) dct8(block, y * 8, 1, tmp, y * 8, false);
+      for (let x = 0; x < 8; x++) dct8(tmp, x, 8, block, x, false);
       let kept = 1;
-      for (let k = 0; k < 8; k++)
-        for (let l = 0; l < 8; l++) {
-          let s = 0;
-          for (let i = 0; i < 8; i++) s += tmp[k * 8 + i]! * DCT8[l * 8 + i]!;
-          if (k + l > 0) {
-            if (Math.abs(s) < threshold) s = 0;
-            else kept++;
-          }
-          block[k * 8 + l] = s;
-        }
-      // Inverse: tmp = Dᵀ · block, block = tmp · D.
-      for (let i = 0; i < 8; i++)
-        for (let l = 0; l < 8; l++) {
-          let s = 0;
-          for (let k = 0; k < 8; k++) s += DCT8[k * 8 + i]! * block[k * 8 + l]!;
-          tmp[i * 8 + l] = s;
-        }
+      for (let k = 1; k < 64; k++) {
+        if (Math.abs(block[k]!) < threshold) block[k] = 0;
+        else kept++;
+      }
+      for (let x = 0; x < 8; x++) dct8(block, x, 8, tmp, x, true);
+      for (let y = 0; y < 8; y++) dct8(tmp, y * 8, 1, block, y * 8, true);
       const w = 1 / kept;
-      for (let y = 0; y < 8; y++)
+      for (let y = 0; y < 8; y++) {
+        const row = (by + y) * width + bx;
         for (let x = 0; x < 8; x++) {
-          let s = 0;
-          for (let l = 0; l < 8; l++) s += tmp[y * 8 + l]! * DCT8[l * 8 + x]!;
-          const i = (by + y) * width + bx + x;
-          acc[i]! += w * s;
-          wsum[i]! += w;
+          acc[row + x]! += w * block[y * 8 + x]!;
+          wsum[row + x]! += w;
         }
+      }
     }
   }
   const out = new Float32Array(src.length);
@@ -155,33 +185,43 @@ export const denoiseDct: Step = {
   },
 };
 
+/**
+ * Fading as a veil: a faded print is v' = cast · ((1 − a) · v + a · veil), so its black point is lifted by
+ * L = a · veil and its contrast is C = 1 − a = 1 − L / veil. L comes from the darkest channel's black level, the
+ * cast from the black and white levels of the channels relative to the strongest one (partly: a photo's own
+ * colour also shows there), and the lost saturation grows with the fade.
+ */
 export const restoreFade: Step = {
   name: 'restore-fade',
   kind: 'photo',
   description:
-    'Faded print and colour cast: each channel from its black level to a common white target (capped gain), then saturation back',
+    'Faded print and colour cast: inverts a veil fade (black lift, contrast, cast from the channel levels), then restores saturation',
   run(img, params) {
     if (img.channels < 3) return img;
     const { low, high } = fadeLevels(img);
-    const white = num(params, 'white', 215);
-    const black = num(params, 'black', 0);
-    const maxGain = num(params, 'maxGain', 1.6);
-    const saturation = num(params, 'saturation', 1.3);
-    const gains = low.map((lo, c) =>
-      Math.max(1, Math.min(maxGain, (white - black) / Math.max(1, high[c]! - lo))),
-    );
+    const veil = num(params, 'veil', 0.4);
+    const castStrength = num(params, 'castStrength', 0.6);
+    const satPerLift = num(params, 'saturationPerLift', 4);
+    const maxLow = Math.max(1, ...low);
+    const maxHigh = Math.max(1, ...high);
+    const lift = maxLow / 255;
+    const contrast = Math.max(0.25, 1 - lift / veil);
+    const cast = low.map((lo, c) => 1 - (1 - (lo / maxLow + high[c]! / maxHigh) / 2) * castStrength);
+    const saturation = 1 + satPerLift * lift;
     const out = createImage(img.width, img.height, img.channels);
     const n = img.width * img.height;
     const { data, channels } = img;
     const clamp = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
+    const k = [0, 1, 2].map((c) => 1 / (255 * cast[c]! * contrast));
+    const b = lift / contrast;
     for (let i = 0, p = 0; i < n; i++, p += channels) {
-      const r = black + (data[p]! - low[0]!) * gains[0]!;
-      const g = black + (data[p + 1]! - low[1]!) * gains[1]!;
-      const b = black + (data[p + 2]! - low[2]!) * gains[2]!;
-      const m = (r + g + b) / 3;
-      out.data[p] = clamp(m + (r - m) * saturation);
-      out.data[p + 1] = clamp(m + (g - m) * saturation);
-      out.data[p + 2] = clamp(m + (b - m) * saturation);
+      const r = data[p]! * k[0]! - b;
+      const g = data[p + 1]! * k[1]! - b;
+      const bl = data[p + 2]! * k[2]! - b;
+      const m = (r + g + bl) / 3;
+      out.data[p] = clamp(255 * (m + (r - m) * saturation));
+      out.data[p + 1] = clamp(255 * (m + (g - m) * saturation));
+      out.data[p + 2] = clamp(255 * (m + (bl - m) * saturation));
       if (channels === 4) out.data[p + 3] = data[p + 3]!;
     }
     return out;
