@@ -63,7 +63,7 @@ export function planPhoto(
     motionAngle: motion.angle,
     motionLength: motion.length,
   });
-  if (motion.score < 0.75 && motion.length >= 3.5 && motion.length <= 18) {
+  if (motion.score < 0.84 && motion.length >= 4 && motion.length <= 18) {
     const nsr = jpeg || grain > 2 ? 0.1 : 0.01;
     steps.push({
       name: 'deblur-motion',
