@@ -1,7 +1,7 @@
 // Photo measurements: each one looks for the signature of one damage, so that the photo plan runs a step only
 // where its damage is present. All work on luma (or on each channel for levels) and take well under 100 ms per MP.
 import type { RawImage } from '../image.js';
-import { boxMean, histogram, percentile, toGrey } from '../steps/pixels.js';
+import { boxMean, percentile, toGrey } from '../steps/pixels.js';
 
 /**
  * JPEG blocking: mean absolute step between horizontally and vertically neighbouring pixels across the 8 px grid
