@@ -203,21 +203,25 @@ export interface MotionEstimate {
 }
 
 function directionalEnergy(src: Float32Array, width: number, height: number, angles: number[]): number[] {
-  const sums = angles.map(() => 0);
-  const cos = angles.map((a) => Math.cos((a * Math.PI) / 180));
-  const sin = angles.map((a) => Math.sin((a * Math.PI) / 180));
+  // Σ (gx·cos θ + gy·sin θ)² = cos²θ·Σgx² + 2·sin θ·cos θ·Σgx·gy + sin²θ·Σgy² (structure tensor sums).
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const gx = (src[i + 1]! - src[i - 1]!) / 2;
       const gy = (src[i + width]! - src[i - width]!) / 2;
-      for (let k = 0; k < angles.length; k++) {
-        const d = gx * cos[k]! + gy * sin[k]!;
-        sums[k]! += d * d;
-      }
+      sxx += gx * gx;
+      sxy += gx * gy;
+      syy += gy * gy;
     }
   }
-  return sums;
+  return angles.map((a) => {
+    const c = Math.cos((a * Math.PI) / 180);
+    const s = Math.sin((a * Math.PI) / 180);
+    return c * c * sxx + 2 * s * c * sxy + s * s * syy;
+  });
 }
 
 /**

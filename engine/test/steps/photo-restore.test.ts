@@ -132,7 +132,7 @@ describe('photo restoration steps on real eval crops', () => {
     const clean = await crop('photo_003', 'clean.png', { left: 300, top: 150, width: 200, height: 160 });
     const grainy = withGrain(clean, 8);
     expect(grainNoise(grainy)).toBeGreaterThan(grainNoise(clean) + 2);
-    const sigma = grainNoise(grainy) * 3.2;
+    const sigma = grainNoise(grainy) * 2;
     const out = await steps.get('denoise-dct').run(grainy, { sigma, chromaSigma: sigma, stride: 1 });
     expect(grainNoise(out)).toBeLessThan(grainNoise(grainy) * 0.5);
     expect(psnr(out, clean)).toBeGreaterThan(psnr(grainy, clean) + 0.8);
