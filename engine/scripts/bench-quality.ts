@@ -102,7 +102,7 @@ async function run(): Promise<void> {
   const row = async (method: string, scoreFile: string, perPage: number, perPh: number) => {
     const s = (JSON.parse(await readFile(scoreFile, 'utf8')) as { summary: Record<string, number> }).summary;
     const n = s.n_text_samples ?? 0;
-    const f = (v: number | undefined, d = 3) => (v === undefined ? 'n/a' : v.toFixed(d));
+    const f = (v: number | null | undefined, d = 3) => (v == null ? 'n/a' : v.toFixed(d));
     const gain = (a?: number, b?: number) =>
       a === undefined || b === undefined ? 'n/a' : `${b - a >= 0 ? '+' : ''}${(b - a).toFixed(1)} dB`;
     console.log(

@@ -2,8 +2,8 @@
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
 import { histogram, percentile, toGrey } from '../steps/pixels.js';
+import { planPhoto } from './plan-photo.js';
 import {
-  channelRange,
   classifyPage,
   estimateNoise,
   estimatePaperNoise,
@@ -55,7 +55,7 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   const measures: Record<string, number> = { noise, dpi };
   // A mixed page full of colour is treated as a picture; a grey one (a phone photo of a page) as text.
   if (kind === 'photo' || (kind === 'mixed' && features.colourfulShare > 0.3))
-    return { kind, features, measures, ...planPhoto(img, noise, measures) };
+    return { kind, features, measures, ...planPhoto(img, measures) };
   const specks = speckShare(img);
   measures.specks = specks;
   const steps: StepCall[] = [];
@@ -87,24 +87,4 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   // Otherwise stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
   // levels change and stroke filling cost more words (faint and small print) than they won.
   return { kind, features, measures, steps, conservative };
-}
-
-function planPhoto(
-  img: RawImage,
-  noise: number,
-  measures: Record<string, number>,
-): { steps: StepCall[]; conservative: StepCall[] } {
-  const steps: StepCall[] = [];
-  const { low, high } = channelRange(img);
-  const lift = Math.max(...low);
-  const spread = Math.min(...high.map((h, c) => h - (low[c] ?? 0)));
-  const cast = Math.max(...high) - Math.min(...high) + Math.max(...low) - Math.min(...low);
-  measures.blackLift = lift;
-  measures.minSpread = spread;
-  measures.cast = cast;
-  // Only a strong fade: lifted blacks with a compressed range in every channel (dark or low-key scenes have a
-  // small range but no lifted black point).
-  if (img.channels >= 3 && lift > 60 && spread < 160) steps.push({ name: 'correct-levels', params: {} });
-  if (noise > 4) steps.push({ name: 'denoise-photo', params: { sigma: noise } });
-  return { steps, conservative: [] };
 }

@@ -107,10 +107,14 @@ export const removeDust: Step = {
   name: 'remove-dust',
   kind: 'photo',
   description:
-    'Dust, hairs and thin scratches: pixels far from their 5×5 median (all channels alike) take the median',
+    'Dust, hairs and thin scratches: pixels far from their 5×5 median (all channels alike) take the median; optionally only pixels outside a luma band',
   run(img, params) {
     const { width, height, channels, data } = img;
     const limit = num(params, 'threshold', 45);
+    // Optional luma band that real picture content stays inside (a faded print's black and white levels): only
+    // pixels above `above` or below `below` are candidates. Defaults keep every pixel a candidate.
+    const above = num(params, 'above', -1);
+    const below = num(params, 'below', 256);
     const out = createImage(width, height, channels);
     out.data.set(data);
     const buf = new Uint8Array(25);
@@ -119,6 +123,8 @@ export const removeDust: Step = {
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const p = (y * width + x) * channels;
+        const own = lumaOf(p);
+        if (own <= above && own >= below) continue;
         // Cheap pre-check against the 3×3 mean so the median runs only on candidates.
         let mean = 0;
         for (let dy = -1; dy <= 1; dy++)

@@ -1,0 +1,237 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import {
+  blockiness,
+  edgeBlur,
+  estimateMotion,
+  gaussianBlur,
+  grainNoise,
+} from '../../src/analysis/measure-photo.js';
+import { planPhoto } from '../../src/analysis/plan-photo.js';
+import { createImage, type RawImage } from '../../src/image.js';
+import { createDefaultRegistry } from '../../src/steps/index.js';
+import { crop, psnr } from './helpers.js';
+
+const steps = createDefaultRegistry();
+
+/** Deterministic uniform random numbers so that every run sees the same damage. */
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+/** Film-like grain: Gaussian noise blurred a little (spatially correlated), the same on every channel. */
+function withGrain(img: RawImage, sigma: number): RawImage {
+  const rand = rng(7);
+  const n = img.width * img.height;
+  const white = Float32Array.from({ length: n }, () => {
+    const g = Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
+    return g;
+  });
+  const grain = gaussianBlur(white, img.width, img.height, 0.8);
+  let sd = 0;
+  for (const v of grain) sd += v * v;
+  sd = Math.sqrt(sd / n);
+  const out = createImage(img.width, img.height, img.channels);
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < img.channels; c++) {
+      const p = i * img.channels + c;
+      out.data[p] = Math.max(0, Math.min(255, Math.round(img.data[p]! + (grain[i]! / sd) * sigma)));
+    }
+  return out;
+}
+
+/** Same-size convolution with a kernel given as (dx, dy, weight) taps, clamped borders. */
+function convolve(img: RawImage, taps: [number, number, number][]): RawImage {
+  const out = createImage(img.width, img.height, img.channels);
+  const { width, height, channels, data } = img;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      for (let c = 0; c < channels; c++) {
+        let acc = 0;
+        for (const [dx, dy, w] of taps) {
+          const sx = Math.min(width - 1, Math.max(0, x + dx));
+          const sy = Math.min(height - 1, Math.max(0, y + dy));
+          acc += w * data[(sy * width + sx) * channels + c]!;
+        }
+        out.data[(y * width + x) * channels + c] = Math.round(acc);
+      }
+  return out;
+}
+
+function gaussianTaps(sigma: number): [number, number, number][] {
+  const r = Math.ceil(3 * sigma);
+  const taps: [number, number, number][] = [];
+  let sum = 0;
+  for (let dy = -r; dy <= r; dy++)
+    for (let dx = -r; dx <= r; dx++) {
+      const w = Math.exp(-(dx * dx + dy * dy) / (2 * sigma * sigma));
+      taps.push([dx, dy, w]);
+      sum += w;
+    }
+  return taps.map(([dx, dy, w]) => [dx, dy, w / sum]);
+}
+
+/** A straight smear of `length` px at `angle` degrees, sampled finely and splatted bilinearly. */
+function smearTaps(length: number, angle: number): [number, number, number][] {
+  const a = (angle * Math.PI) / 180;
+  const weights = new Map<string, number>();
+  const samples = Math.round(length * 4) + 1;
+  for (let s = 0; s < samples; s++) {
+    const t = -length / 2 + (length * s) / (samples - 1);
+    const x = t * Math.cos(a);
+    const y = t * Math.sin(a);
+    const x0 = Math.floor(x);
+    const y0 = Math.floor(y);
+    const fx = x - x0;
+    const fy = y - y0;
+    for (const [dx, dy, w] of [
+      [x0, y0, (1 - fx) * (1 - fy)],
+      [x0 + 1, y0, fx * (1 - fy)],
+      [x0, y0 + 1, (1 - fx) * fy],
+      [x0 + 1, y0 + 1, fx * fy],
+    ] as const) {
+      const key = `${dx},${dy}`;
+      weights.set(key, (weights.get(key) ?? 0) + w);
+    }
+  }
+  let sum = 0;
+  for (const w of weights.values()) sum += w;
+  return [...weights].map(([k, w]) => {
+    const [dx, dy] = k.split(',').map(Number) as [number, number];
+    return [dx, dy, w / sum];
+  });
+}
+
+/** Print fading as old colour prints show it: less saturation and contrast, lifted blacks, a yellow cast. */
+function faded(img: RawImage): RawImage {
+  const out = createImage(img.width, img.height, img.channels);
+  const cast = [1, 0.98, 0.9];
+  for (let p = 0; p < img.data.length; p += 3) {
+    const m = (img.data[p]! + img.data[p + 1]! + img.data[p + 2]!) / 3;
+    for (let c = 0; c < 3; c++) {
+      const v = m + (img.data[p + c]! - m) * 0.6;
+      out.data[p + c] = Math.round((v * 0.68 + 0.12 * 255) * cast[c]!);
+    }
+  }
+  return out;
+}
+
+async function jpegRoundTrip(img: RawImage, quality: number): Promise<RawImage> {
+  const bytes = await sharp(img.data, {
+    raw: { width: img.width, height: img.height, channels: img.channels },
+  })
+    .jpeg({ quality })
+    .toBuffer();
+  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height, channels: img.channels };
+}
+
+describe('photo restoration steps on real eval crops', () => {
+  it('denoise-dct removes film grain and brings the photo closer to the original', async () => {
+    const clean = await crop('photo_003', 'clean.png', { left: 300, top: 150, width: 200, height: 160 });
+    const grainy = withGrain(clean, 8);
+    expect(grainNoise(grainy)).toBeGreaterThan(grainNoise(clean) + 2);
+    const sigma = grainNoise(grainy) * 2;
+    const out = await steps.get('denoise-dct').run(grainy, { sigma, chromaSigma: sigma, stride: 1 });
+    expect(grainNoise(out)).toBeLessThan(grainNoise(grainy) * 0.5);
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(grainy, clean) + 0.8);
+  });
+
+  it('denoise-dct removes JPEG blocking', async () => {
+    const clean = await crop('photo_001', 'clean.png', { left: 128, top: 64, width: 192, height: 192 });
+    const jpeg = await jpegRoundTrip(clean, 12);
+    const block = blockiness(jpeg);
+    expect(block).toBeGreaterThan(1.3);
+    expect(blockiness(clean)).toBeLessThan(1.15);
+    const sigma = 9 * (block - 1);
+    const out = await steps.get('denoise-dct').run(jpeg, { sigma, chromaSigma: 2 * sigma, stride: 1 });
+    expect(blockiness(out)).toBeLessThan(block - 0.3);
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(jpeg, clean) + 0.4);
+  });
+
+  it('denoise-dct with a small threshold leaves a clean photo nearly unchanged', async () => {
+    const clean = await crop('photo_003', 'clean.png', { left: 200, top: 100, width: 160, height: 160 });
+    const out = await steps.get('denoise-dct').run(clean, { sigma: 1 });
+    expect(psnr(out, clean)).toBeGreaterThan(40);
+  });
+
+  it('restore-fade undoes fading and a yellow cast', async () => {
+    const clean = await crop('photo_002', 'clean.png', { left: 60, top: 40, width: 320, height: 220 });
+    const old = faded(clean);
+    const out = await steps.get('restore-fade').run(old, { saturation: 1.4 });
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(old, clean) + 4);
+  });
+
+  it('remove-dust with a luma band takes out specks outside it and leaves the rest alone', async () => {
+    const clean = faded(
+      await crop('photo_002', 'clean.png', { left: 150, top: 120, width: 160, height: 120 }),
+    );
+    const dusty = createImage(clean.width, clean.height, 3);
+    dusty.data.set(clean.data);
+    const rand = rng(3);
+    for (let k = 0; k < 40; k++) {
+      const x = 2 + Math.floor(rand() * (clean.width - 4));
+      const y = 2 + Math.floor(rand() * (clean.height - 4));
+      for (let c = 0; c < 3; c++) dusty.data[(y * clean.width + x) * 3 + c] = 245;
+    }
+    const out = await steps.get('remove-dust').run(dusty, { threshold: 25, above: 200, below: 20 });
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(dusty, clean) + 6);
+    // Inside the band nothing moves: the undamaged faded crop comes back bit for bit.
+    const same = await steps.get('remove-dust').run(clean, { threshold: 25, above: 200, below: 20 });
+    expect(same.data).toEqual(clean.data);
+  });
+
+  it('deblur-photo sharpens a defocused photo by the measured excess blur', async () => {
+    const clean = await crop(
+      'photo_007',
+      'clean.png',
+      { left: 150, top: 150, width: 200, height: 200 },
+      true,
+    );
+    const blurred = convolve(clean, gaussianTaps(1.3));
+    const blur = edgeBlur(blurred);
+    expect(blur).toBeGreaterThan(edgeBlur(clean) + 0.3);
+    const sigma = Math.sqrt(blur * blur - 0.36);
+    const out = await steps.get('deblur-photo').run(blurred, { sigma, nsr: 0.01 });
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(blurred, clean) + 1.5);
+  });
+
+  it('estimateMotion finds a smear and deblur-motion undoes it', async () => {
+    const clean = await crop('photo_005', 'clean.png', { left: 40, top: 40, width: 256, height: 200 }, true);
+    const smeared = convolve(clean, smearTaps(7, 30));
+    const motion = estimateMotion(smeared);
+    expect(motion.score).toBeLessThan(0.84);
+    expect(Math.abs(motion.angle - 30)).toBeLessThanOrEqual(6);
+    expect(Math.abs(motion.length + 0.7 - 7)).toBeLessThan(1.5);
+    expect(estimateMotion(clean).length < 4 || estimateMotion(clean).score >= 0.84).toBe(true);
+    const out = await steps
+      .get('deblur-motion')
+      .run(smeared, { angle: motion.angle, length: motion.length + 0.7, nsr: 0.01 });
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(smeared, clean) + 1.5);
+  });
+});
+
+describe('photo plan', () => {
+  it('plans nothing for undamaged photos', async () => {
+    for (const sample of ['photo_001', 'photo_004', 'photo_006']) {
+      const clean = await crop(sample, 'clean.png', { left: 64, top: 64, width: 320, height: 256 });
+      expect(planPhoto(clean, {}).steps.map((s) => s.name)).toEqual([]);
+    }
+  });
+
+  it('plans deblocking for a JPEG, fade repair for a faded print and deblurring for defocus', async () => {
+    const clean = await crop('photo_002', 'clean.png', { left: 40, top: 30, width: 360, height: 240 });
+    expect(planPhoto(await jpegRoundTrip(clean, 12), {}).steps.map((s) => s.name)).toContain('denoise-dct');
+    expect(planPhoto(faded(clean), {}).steps.map((s) => s.name)).toContain('restore-fade');
+    const sharp7 = await crop(
+      'photo_007',
+      'clean.png',
+      { left: 100, top: 100, width: 300, height: 300 },
+      true,
+    );
+    expect(planPhoto(convolve(sharp7, gaussianTaps(1.4)), {}).steps.map((s) => s.name)).toEqual([
+      'deblur-photo',
+    ]);
+  });
+});
