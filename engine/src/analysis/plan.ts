@@ -4,6 +4,7 @@ import type { StepCall } from '../steps/registry.js';
 import { histogram, percentile, toGrey } from '../steps/pixels.js';
 import { planPhoto } from './plan-photo.js';
 import {
+  channelRange,
   classifyPage,
   estimateNoise,
   estimatePaperNoise,
@@ -47,14 +48,22 @@ export function speckShare(img: RawImage): number {
   return specks / (width * height);
 }
 
+function fadedPicture(img: RawImage, features: PageFeatures): boolean {
+  return features.inkShare < 0.04 && Math.min(...channelRange(img).low) > 30;
+}
+
 export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePlan {
   const features = pageFeatures(img);
   const kind: PageKind =
     mode === 'document' ? 'document' : mode === 'photo' ? 'photo' : classifyPage(features);
   const noise = estimateNoise(img);
   const measures: Record<string, number> = { noise, dpi };
-  // A mixed page full of colour is treated as a picture; a grey one (a phone photo of a page) as text.
-  if (kind === 'photo' || (kind === 'mixed' && features.colourfulShare > 0.3))
+  // A mixed page full of colour is treated as a picture; a grey one (a phone photo of a page) as text, unless it
+  // has next to no ink and no black anywhere: a strongly faded print, whose tones only look like paper.
+  if (
+    kind === 'photo' ||
+    (kind === 'mixed' && (features.colourfulShare > 0.3 || fadedPicture(img, features)))
+  )
     return { kind, features, measures, ...planPhoto(img, measures) };
   const specks = speckShare(img);
   measures.specks = specks;

@@ -1,0 +1,42 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { planPage } from '../../src/analysis/plan.js';
+import type { RawImage } from '../../src/image.js';
+import { crop } from '../steps/helpers.js';
+import path from 'node:path';
+import { publicSet } from '../helpers.js';
+
+async function whole(sample: string, file: string): Promise<RawImage> {
+  const { data, info } = await sharp(path.join(publicSet, sample, file))
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 3 };
+}
+
+/** An old print: blacks lifted, contrast compressed. */
+function fade(img: RawImage, lift: number, gain: number): RawImage {
+  return { ...img, data: img.data.map((v) => Math.round(lift + v * gain)) };
+}
+
+describe('page routing', () => {
+  it('sends a strongly faded photo with no ink to the photo plan, not the document steps', async () => {
+    const plan = planPage(fade(await whole('photo_002', 'clean.png'), 40, 0.6), 150, 'auto');
+    expect(plan.kind).toBe('mixed');
+    const names = plan.steps.map((s) => s.name);
+    expect(names).toContain('restore-fade');
+    expect(names).not.toContain('flatten-background');
+  });
+
+  it('keeps a phone photo of a letter (mixed, with ink and a dark desk) on the document plan', async () => {
+    const plan = planPage(await whole('doc_014', 'degraded.png'), 150, 'auto');
+    expect(plan.kind).toBe('mixed');
+    expect(plan.steps.map((s) => s.name)).toContain('flatten-background');
+  });
+
+  it('plans text pages as documents', async () => {
+    const page = await crop('doc_011', 'degraded.png', { left: 0, top: 0, width: 1275, height: 1650 });
+    expect(planPage(page, 150, 'auto').kind).toBe('document');
+  });
+});
