@@ -27,6 +27,8 @@ interface Timing {
   pages: number;
   seconds: number;
   failedPages: number;
+  /** Pages where the word guard rejected the full plan and the conservative steps were used */
+  fallbackPages: number;
 }
 
 async function run(): Promise<void> {
@@ -43,15 +45,17 @@ async function run(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     await writeFile(path.join(outDir, `${name}.${result.extension}`), result.bytes);
     const failed = result.pages.filter((p) => !p.ok).length;
+    const fallbacks = result.pages.filter((p) => p.fallback).length;
     timings.push({
       name,
       kind: name.startsWith('photo') ? 'photo' : 'document',
       pages: result.pages.length,
       seconds,
       failedPages: failed,
+      fallbackPages: fallbacks,
     });
     console.log(
-      `${name.padEnd(10)} ${seconds.toFixed(2).padStart(6)} s  ${result.pages.map((p) => (p.ok ? `${p.kind}: ${p.steps.join(',')}` : `FAILED ${p.error}`)).join(' | ')}`,
+      `${name.padEnd(10)} ${seconds.toFixed(2).padStart(6)} s  ${result.pages.map((p) => (p.ok ? `${p.kind}: ${p.steps.join(',')}${p.fallback ? ` (guard fallback: ${p.fallback.reason}; ${p.fallback.lostWords.slice(0, 3).join(', ')})` : ''}` : `FAILED ${p.error}`)).join(' | ')}`,
     );
   }
   await closeEnginePool();
@@ -121,6 +125,12 @@ async function run(): Promise<void> {
   await row('folio', scoreJson, perDocPage, perPhoto);
   console.log(
     `\nfolio engine: ${perDocPage.toFixed(2)} s per document page, ${perPhoto.toFixed(2)} s per photo, peak RSS ${peakRssMb.toFixed(0)} MB`,
+  );
+  const docPages = docs.reduce((a, t) => a + t.pages, 0);
+  const fallbackPages = docs.reduce((a, t) => a + t.fallbackPages, 0);
+  console.log(
+    `word guard: ${fallbackPages} of ${docPages} document pages fell back to the conservative steps` +
+      (process.env.FOLIO_ENGINE_OCR === 'off' ? ' (OCR and guard off: FOLIO_ENGINE_OCR=off)' : ''),
   );
 }
 

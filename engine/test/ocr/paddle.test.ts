@@ -1,7 +1,21 @@
 // PaddleOCR (the engine's alternative OCR back-end) on real crops of the public eval set against their ground truth.
-import { afterAll, describe, expect, it } from 'vitest';
-import { recognizeWordsPaddle as recognizeWords, releasePaddle } from '../../src/ocr/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RawImage } from '../../src/image.js';
+import {
+  recognizeWordsPaddle as recognizeWords,
+  releasePaddle,
+  type OcrResult,
+} from '../../src/ocr/index.js';
 import { cer, greyCrop, textLines } from './helpers.js';
+
+// doc_005, the title down to "6.5% per year.": the first ten lines of text.txt
+let img: RawImage;
+let result: OcrResult;
+
+beforeAll(async () => {
+  img = await greyCrop('doc_005', 100, 140, 1050, 440);
+  result = await recognizeWords(img, { dpi: 150 });
+}, 60_000);
 
 afterAll(async () => {
   await releasePaddle();
@@ -9,9 +23,6 @@ afterAll(async () => {
 
 describe('recognizeWordsPaddle', () => {
   it('reads a clean 150 DPI crop with a low character error rate, word boxes and confidences', async () => {
-    // doc_005, the title down to "6.5% per year.": the first ten lines of text.txt
-    const img = await greyCrop('doc_005', 100, 140, 1050, 440);
-    const result = await recognizeWords(img, { dpi: 150 });
     const reference = (await textLines('doc_005')).slice(0, 10).join('\n');
     expect(cer(result.text, reference)).toBeLessThan(0.02);
     expect(result.lines).toHaveLength(10);
@@ -34,11 +45,9 @@ describe('recognizeWordsPaddle', () => {
         expect(line.words[i]!.x0).toBeGreaterThanOrEqual(line.words[i - 1]!.x1 - 4);
       }
     }
-  }, 60_000);
+  });
 
   it('puts a word box where the word is: a crop at that box reads the same word', async () => {
-    const img = await greyCrop('doc_005', 100, 140, 1050, 440);
-    const result = await recognizeWords(img, { dpi: 150 });
     const word = result.words.find((w) => w.text === 'September')!;
     const left = 100 + word.x0;
     const top = 140 + word.y0;

@@ -68,7 +68,8 @@ describe('restore', () => {
     expect(jpeg).toMatchObject({ mime: 'image/jpeg', extension: 'jpg' });
     expect((await sharp(jpeg.bytes).metadata()).format).toBe('jpeg');
     expect(jpeg.pages[0]!.kind).toBe('photo');
-  });
+    // A whole page with the word guard's two OCR passes: allow for a busy 2-core machine.
+  }, 300_000);
 
   it('keeps a multi-page TIFF multi-page', async () => {
     const page = await sharp(evalFile('doc_021', 'degraded.png'))
