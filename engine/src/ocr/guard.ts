@@ -29,9 +29,10 @@ export interface GuardOptions {
   recognize?: Recognizer;
 }
 
-// Calibrated on the 30 public eval pages with the clean page standing in for a perfect restoration:
-// these settings reject 1 of 30 (a misread house number "8810" that the clean page reads as "3810"),
-// 85 / 3 rejected 7 of 30 over short misreads such as "die" → "the".
+// Calibrated on the 30 public eval pages with the clean page standing in for a perfect restoration
+// (src/ocr/calibrate.ts): these settings reject 2 of 30 (doc_019: a misread house number "8810" that the clean
+// page reads as "3810"; doc_024: "Fall", 1 of only 11 checked words), 85 / 3 rejected 7 of 30 over short
+// misreads such as "die" → "the". Re-run on 2026-11-23 with tesseract.js's inverted-line retry off.
 export const DEFAULT_GUARD_OPTIONS: GuardOptions = {
   minConfidence: 90,
   minLength: 4,
