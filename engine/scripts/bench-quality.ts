@@ -27,6 +27,8 @@ interface Timing {
   pages: number;
   seconds: number;
   failedPages: number;
+  /** Pages where the word guard rejected the full plan and the conservative steps were used */
+  fallbackPages: number;
 }
 
 async function run(): Promise<void> {
@@ -35,6 +37,9 @@ async function run(): Promise<void> {
     .filter((n) => /^(doc|photo|pdf)_\d+$/.test(n))
     .filter((n) => !only || only.includes(n));
   const timings: Timing[] = [];
+  // CPU time of the whole process (main thread, engine worker threads, OCR worker threads): steadier than
+  // wall time when other jobs share the machine.
+  const cpuStart = process.cpuUsage();
   for (const name of samples.sort()) {
     const file = (await readdir(path.join(setDir, name))).find((f) => f.startsWith('degraded.'));
     if (!file) continue;
@@ -43,17 +48,21 @@ async function run(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     await writeFile(path.join(outDir, `${name}.${result.extension}`), result.bytes);
     const failed = result.pages.filter((p) => !p.ok).length;
+    const fallbacks = result.pages.filter((p) => p.fallback).length;
     timings.push({
       name,
       kind: name.startsWith('photo') ? 'photo' : 'document',
       pages: result.pages.length,
       seconds,
       failedPages: failed,
+      fallbackPages: fallbacks,
     });
     console.log(
-      `${name.padEnd(10)} ${seconds.toFixed(2).padStart(6)} s  ${result.pages.map((p) => (p.ok ? `${p.kind}: ${p.steps.join(',')}` : `FAILED ${p.error}`)).join(' | ')}`,
+      `${name.padEnd(10)} ${seconds.toFixed(2).padStart(6)} s  ${result.pages.map((p) => (p.ok ? `${p.kind}: ${p.steps.join(',')}${p.fallback ? ` (guard fallback: ${p.fallback.reason}; ${p.fallback.lostWords.slice(0, 3).join(', ')})` : ''}` : `FAILED ${p.error}`)).join(' | ')}`,
     );
   }
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   await closeEnginePool();
   const docs = timings.filter((t) => t.kind === 'document');
   const photos = timings.filter((t) => t.kind === 'photo');
@@ -121,6 +130,15 @@ async function run(): Promise<void> {
   await row('folio', scoreJson, perDocPage, perPhoto);
   console.log(
     `\nfolio engine: ${perDocPage.toFixed(2)} s per document page, ${perPhoto.toFixed(2)} s per photo, peak RSS ${peakRssMb.toFixed(0)} MB`,
+  );
+  const docPages = docs.reduce((a, t) => a + t.pages, 0);
+  console.log(
+    `CPU time: ${cpuSeconds.toFixed(0)} s in all, ${(cpuSeconds / Math.max(1, docPages)).toFixed(2)} s per document page (photos included, they are cheap)`,
+  );
+  const fallbackPages = docs.reduce((a, t) => a + t.fallbackPages, 0);
+  console.log(
+    `word guard: ${fallbackPages} of ${docPages} document pages fell back to the conservative steps` +
+      (process.env.FOLIO_ENGINE_OCR === 'off' ? ' (OCR and guard off: FOLIO_ENGINE_OCR=off)' : ''),
   );
 }
 

@@ -1,22 +1,34 @@
-// Prints OCR speed and character error rate on eval pages: tesseract.js (this module) next to the
-// Tesseract CLI the eval scorer uses, when it is installed.
-// Usage: node --import tsx src/ocr/bench.ts [--eval /work/shared/eval/public] [samples…]
-import { execFileSync } from 'node:child_process';
+// Prints OCR speed and accuracy on eval pages for the engine's two OCR back-ends, in the same run on the same
+// pages: tesseract.js (LSTM best_int model) and PaddleOCR PP-OCRv4 (ONNX). CER follows the eval scorer's
+// normalisation; "bow" is its order-free bag-of-words error (1 - F1), which does not punish reading order.
+// Usage: node --import tsx src/ocr/bench.ts [--eval /work/shared/eval/public] [--only paddle|tesseract] [samples…]
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { RawImage } from '../image.js';
-import { recognizeWords, terminateOcr } from './index.js';
+import { recognizeWordsPaddle, recognizeWordsTesseract, terminateOcr, warmPaddle } from './index.js';
+import type { OcrResult } from './recognize.js';
 
 const args = process.argv.slice(2);
-const evalIndex = args.indexOf('--eval');
-const evalDir = evalIndex >= 0 ? args[evalIndex + 1]! : '/work/shared/eval/public';
-const named = args.filter((_, i) => i !== evalIndex && i !== evalIndex + 1);
-// Default: the five typewriter letters of the public set plus one plain page.
-const samples = named.length > 0 ? named : ['doc_005', 'doc_010', 'doc_014', 'doc_019', 'doc_022', 'doc_029'];
+function option(name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const [value] = args.splice(i, 2).slice(1);
+  return value;
+}
+const evalDir = option('--eval') ?? '/work/shared/eval/public';
+const only = option('--only');
+const samples = args.length > 0 ? args : ['doc_005', 'doc_011', 'doc_017', 'doc_022', 'doc_026', 'doc_028'];
 
 function normalise(text: string): string {
-  return text.normalize('NFKC').split(/\s+/).filter(Boolean).join(' ');
+  return text
+    .normalize('NFKC')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2010-\u2015]/g, '-')
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(' ');
 }
 
 function levenshtein(a: string, b: string): number {
@@ -34,7 +46,22 @@ function levenshtein(a: string, b: string): number {
 
 function cer(hypothesis: string, reference: string): number {
   const ref = normalise(reference);
-  return levenshtein(normalise(hypothesis), ref) / Math.max(1, ref.length);
+  return Math.min(1, levenshtein(normalise(hypothesis), ref) / Math.max(1, ref.length));
+}
+
+function bow(hypothesis: string, reference: string): number {
+  const count = (s: string) => {
+    const m = new Map<string, number>();
+    for (const w of normalise(s).split(' ')) if (w) m.set(w, (m.get(w) ?? 0) + 1);
+    return m;
+  };
+  const h = count(hypothesis);
+  const r = count(reference);
+  let common = 0;
+  for (const [w, n] of h) common += Math.min(n, r.get(w) ?? 0);
+  const nh = [...h.values()].reduce((a, b) => a + b, 0);
+  const nr = [...r.values()].reduce((a, b) => a + b, 0);
+  return nh + nr === 0 ? 0 : 1 - (2 * common) / (nh + nr);
 }
 
 async function grey(file: string): Promise<RawImage> {
@@ -42,50 +69,72 @@ async function grey(file: string): Promise<RawImage> {
   return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 };
 }
 
-function cli(file: string, psm: number, dpi: number): string | undefined {
-  try {
-    return execFileSync('tesseract', [file, 'stdout', '--psm', String(psm), '--dpi', String(dpi)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    return undefined;
-  }
+interface Engine {
+  name: string;
+  run: (img: RawImage, psm: number, dpi: number) => Promise<OcrResult>;
+}
+const all: Engine[] = [
+  { name: 'tesseract', run: (img, psm, dpi) => recognizeWordsTesseract(img, { psm, dpi }) },
+  { name: 'paddle', run: (img, psm, dpi) => recognizeWordsPaddle(img, { psm, dpi }) },
+];
+const engines = all.filter((e) => only === undefined || e.name === only);
+
+// Start-up is paid once per engine thread; keep it out of the per-page figures.
+const warm = await grey(path.join(evalDir, samples[0]!, 'clean.png'));
+for (const engine of engines) {
+  const start = performance.now();
+  if (engine.name === 'paddle') await warmPaddle();
+  await engine.run({ ...warm, data: warm.data.slice(0, warm.width * 64), height: 64 }, 3, 150);
+  console.log(`${engine.name} start-up ${(performance.now() - start).toFixed(0)} ms`);
 }
 
-const rows: string[] = [];
+const totals = new Map<
+  string,
+  { ms: number; cpuMs: number; cer: number; bow: number; words: number; n: number }
+>();
+// Wall time suffers from other jobs on a shared machine; CPU time of the process (all its threads, so
+// tesseract.js's worker thread too) is the steadier figure.
+console.log('| sample | variant | engine | wall ms | CPU ms | CER | bow | words |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const sample of samples) {
   const dir = path.join(evalDir, sample);
   const meta = JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')) as {
     dpi: number;
-    layout: string;
     ocr?: { psm?: number };
   };
-  const psm = meta.ocr?.psm ?? 3;
   const reference = await readFile(path.join(dir, 'text.txt'), 'utf8');
   for (const variant of ['clean.png', 'degraded.png']) {
-    const file = path.join(dir, variant);
-    const img = await grey(file).catch(() => undefined);
-    if (!img) continue;
-    const start = performance.now();
-    const result = await recognizeWords(img, { psm, dpi: meta.dpi });
-    const jsMs = performance.now() - start;
-    const cliStart = performance.now();
-    const cliText = cli(file, psm, meta.dpi);
-    const cliMs = performance.now() - cliStart;
-    rows.push(
-      [
-        sample.padEnd(8),
-        meta.layout.padEnd(9),
-        variant.padEnd(12),
-        `${img.width}×${img.height}`.padEnd(10),
-        `js ${jsMs.toFixed(0).padStart(6)} ms  CER ${(cer(result.text, reference) * 100).toFixed(2).padStart(6)}%`,
-        cliText === undefined
-          ? 'cli n/a'
-          : `cli ${cliMs.toFixed(0).padStart(6)} ms  CER ${(cer(cliText, reference) * 100).toFixed(2).padStart(6)}%`,
-      ].join('  '),
-    );
-    console.log(rows.at(-1));
+    const img = await grey(path.join(dir, variant));
+    for (const engine of engines) {
+      const start = performance.now();
+      const cpuStart = process.cpuUsage();
+      const result = await engine.run(img, meta.ocr?.psm ?? 3, meta.dpi);
+      const ms = performance.now() - start;
+      const cpu = process.cpuUsage(cpuStart);
+      const cpuMs = (cpu.user + cpu.system) / 1000;
+      const row = { ms, cpuMs, cer: cer(result.text, reference), bow: bow(result.text, reference) };
+      const key = `${engine.name} ${variant}`;
+      const t = totals.get(key) ?? { ms: 0, cpuMs: 0, cer: 0, bow: 0, words: 0, n: 0 };
+      totals.set(key, {
+        ms: t.ms + row.ms,
+        cpuMs: t.cpuMs + row.cpuMs,
+        cer: t.cer + row.cer,
+        bow: t.bow + row.bow,
+        words: t.words + result.words.length,
+        n: t.n + 1,
+      });
+      console.log(
+        `| ${sample} | ${variant} | ${engine.name} | ${ms.toFixed(0)} | ${cpuMs.toFixed(0)} | ${row.cer.toFixed(3)} | ${row.bow.toFixed(3)} | ${result.words.length} |`,
+      );
+    }
   }
+}
+console.log('\n| engine | variant | mean wall ms per page | mean CPU ms per page | mean CER | mean bow |');
+console.log('| --- | --- | --- | --- | --- | --- |');
+for (const [key, t] of totals) {
+  const [name, variant] = key.split(' ');
+  console.log(
+    `| ${name} | ${variant} | ${(t.ms / t.n).toFixed(0)} | ${(t.cpuMs / t.n).toFixed(0)} | ${(t.cer / t.n).toFixed(3)} | ${(t.bow / t.n).toFixed(3)} |`,
+  );
 }
 await terminateOcr();

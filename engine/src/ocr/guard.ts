@@ -2,7 +2,7 @@
 // reads clearly must still be read in the output; otherwise the page (or the line) is rejected and the
 // caller falls back to conservative steps.
 import type { RawImage } from '../image.js';
-import { recognizeWords, type OcrResult, type OcrWord } from './recognize.js';
+import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from './recognize.js';
 
 export interface GuardOptions {
   /** Input words below this Tesseract confidence (0..100) are too unsure to check. */
@@ -25,11 +25,14 @@ export interface GuardOptions {
    * The returned outputOcr then has input-size coordinates.
    */
   ocrOutputAtInputSize?: boolean;
+  /** OCR back-end for both passes (tesseract.js by default, which the defaults above are calibrated for) */
+  recognize?: Recognizer;
 }
 
-// Calibrated on the 30 public eval pages with the clean page standing in for a perfect restoration:
-// these settings reject 1 of 30 (a misread house number "8810" that the clean page reads as "3810"),
-// 85 / 3 rejected 7 of 30 over short misreads such as "die" → "the".
+// Calibrated on the 30 public eval pages with the clean page standing in for a perfect restoration
+// (src/ocr/calibrate.ts): these settings reject 2 of 30 (doc_019: a misread house number "8810" that the clean
+// page reads as "3810"; doc_024: "Fall", 1 of only 11 checked words), 85 / 3 rejected 7 of 30 over short
+// misreads such as "die" → "the". Re-run on 2026-11-23 with tesseract.js's inverted-line retry off.
 export const DEFAULT_GUARD_OPTIONS: GuardOptions = {
   minConfidence: 90,
   minLength: 4,
@@ -73,6 +76,8 @@ export interface GuardResult {
   regions: GuardRegion[];
   inputOcr: OcrResult;
   outputOcr: OcrResult;
+  /** Factors from outputOcr's coordinates to the output's pixels (not 1 when it was read at the input's size) */
+  outputScale: { x: number; y: number };
 }
 
 const EDGE_PUNCTUATION = /^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g;
@@ -134,7 +139,7 @@ export function compareWords(
   output: OcrResult,
   scale: { x: number; y: number },
   options: Partial<GuardOptions> = {},
-): Omit<GuardResult, 'inputOcr' | 'outputOcr'> {
+): Omit<GuardResult, 'inputOcr' | 'outputOcr' | 'outputScale'> {
   const opts = { ...DEFAULT_GUARD_OPTIONS, ...options };
   // Output words in input coordinates; each can vouch for one input word.
   const outputWords = output.words.map((w) => scaled(w, 1 / scale.x, 1 / scale.y));
@@ -265,6 +270,7 @@ export async function guardPage(
   options: Partial<GuardOptions> = {},
 ): Promise<GuardResult> {
   const opts = { ...DEFAULT_GUARD_OPTIONS, ...options };
+  const recognizeWords = opts.recognize ?? recognizeWordsTesseract;
   const scale = { x: output.width / input.width, y: output.height / input.height };
   const inputOcr = opts.inputOcr ?? (await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi }));
   const fx = output.width / input.width;
@@ -272,9 +278,19 @@ export async function guardPage(
   if (opts.ocrOutputAtInputSize && Number.isInteger(fx) && Number.isInteger(fy) && fx * fy > 1) {
     // Boxes come back in input coordinates, so the comparison runs at scale 1.
     const outputOcr = await recognizeWords(reduceBy(output, fx, fy), { psm: opts.psm, dpi: opts.dpi });
-    return { ...compareWords(inputOcr, outputOcr, { x: 1, y: 1 }, opts), inputOcr, outputOcr };
+    return {
+      ...compareWords(inputOcr, outputOcr, { x: 1, y: 1 }, opts),
+      inputOcr,
+      outputOcr,
+      outputScale: { x: fx, y: fy },
+    };
   }
   const outputDpi = opts.dpi === undefined ? undefined : Math.round(opts.dpi * scale.x);
   const outputOcr = await recognizeWords(output, { psm: opts.psm, dpi: outputDpi });
-  return { ...compareWords(inputOcr, outputOcr, scale, opts), inputOcr, outputOcr };
+  return {
+    ...compareWords(inputOcr, outputOcr, scale, opts),
+    inputOcr,
+    outputOcr,
+    outputScale: { x: 1, y: 1 },
+  };
 }

