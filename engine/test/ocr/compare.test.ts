@@ -57,12 +57,21 @@ describe('compareWords', () => {
     expect(result.accept).toBe(true);
   });
 
+  it('tolerates one OCR flip on a page, not two, not a rewrite and never a number', () => {
+    const words = ['Each', 'contributor', 'grants', 'your', 'permission', 'under', 'these', 'terms'];
+    const flipped = (changes: Record<number, string>) => page(words.map((w, i) => changes[i] ?? w));
+    expect(compareWords(page(words), flipped({ 3: 'yoiir' }), same).accept).toBe(true);
+    expect(compareWords(page(words), flipped({ 0: 'Gach', 3: 'yoiir' }), same).accept).toBe(false);
+    expect(compareWords(page(words), flipped({ 3: 'mine' }), same).accept).toBe(false);
+    expect(compareWords(page([...words, '2026']), page([...words, '2028']), same).accept).toBe(false);
+  });
+
   it('does not let a short word hide inside a longer word elsewhere', () => {
     const result = compareWords(
       page(['and', 'standard', 'rules']),
       page(['rules', 'standard', 'standard']),
       same,
-      { minLength: 3 },
+      { minLength: 3, maxFlippedWords: 0 },
     );
     expect(result.lostWords.length + result.changedWords.length).toBe(1);
     expect(result.accept).toBe(false);
