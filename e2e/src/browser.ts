@@ -12,6 +12,11 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Keep frames and timers running in a headless page that Chromium may treat as hidden: the scale test waits
+  // on animation frames, which stalled now and then under load.
+  '--disable-renderer-backgrounding',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
 ];
 
 export function launchChromium(): Promise<Browser> {

@@ -88,7 +88,15 @@ function visiblePreviewsLoaded() {
  */
 async function scrollUpAndTrack({ steps, step }: { steps: number; step: number }): Promise<string[]> {
   const frames = async (n: number) => {
-    for (let i = 0; i < n; i++) await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    // A frame, or 250 ms if the renderer stops delivering frames (seen under load): never wait forever.
+    for (let i = 0; i < n; i++)
+      await new Promise<void>((resolve) => {
+        const fallback = setTimeout(resolve, 250);
+        requestAnimationFrame(() => {
+          clearTimeout(fallback);
+          resolve();
+        });
+      });
   };
   const cards = () => [
     ...document.querySelectorAll<HTMLElement>('[data-testid="original-grid"] > li:not(.sr-only)'),
@@ -137,7 +145,14 @@ async function scrollThrough(step: number): Promise<ScrollPass> {
   while (window.scrollY < bottom() - 1 && performance.now() - stuckSince < 2000) {
     const before = window.scrollY;
     window.scrollBy({ top: step, behavior: 'instant' });
-    await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    // A frame, or 250 ms if the renderer stops delivering frames (seen under load): never wait forever.
+    await new Promise<void>((resolve) => {
+      const fallback = setTimeout(resolve, 250);
+      requestAnimationFrame(() => {
+        clearTimeout(fallback);
+        resolve();
+      });
+    });
     const now = performance.now();
     gaps.push(now - last);
     last = now;

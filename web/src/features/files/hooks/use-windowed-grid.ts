@@ -76,13 +76,32 @@ export function useWindowedGrid<T extends HTMLElement>(
       );
       readBand();
     };
+    // The browser scrolls a newly focused element into view right after its focus event, but the scroll event
+    // comes a frame or more later; Tab pressed faster than that (key repeat, a loaded machine) would run past
+    // the mounted rows and out of the grid. So on focus the band is read as it will be after that scroll, and
+    // the rows around the focused card are mounted before the next key press.
+    const onFocusIn = (event: FocusEvent) => {
+      const target = event.target;
+      if (!(target instanceof Element) || !isLaidOut(grid)) return;
+      const item = target.closest<HTMLElement>('[data-index]');
+      const index = Number(item?.dataset.index);
+      const { firstIndex, endIndex } = windowRef.current;
+      if (!(index >= firstIndex && index < endIndex)) return; // a card kept mounted out of the window
+      const box = target.getBoundingClientRect();
+      const shift = box.bottom > window.innerHeight ? box.bottom - window.innerHeight : Math.min(0, box.top);
+      const top = -grid.getBoundingClientRect().top + shift;
+      const bottom = top + window.innerHeight;
+      setBand((prev) => (prev.top === top && prev.bottom === bottom ? prev : { top, bottom }));
+    };
     readLayout();
+    grid.addEventListener('focusin', onFocusIn);
     window.addEventListener('scroll', readBand, { passive: true });
     window.addEventListener('resize', readLayout);
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(readLayout);
     observer?.observe(grid);
     observer?.observe(document.body);
     return () => {
+      grid.removeEventListener('focusin', onFocusIn);
       window.removeEventListener('scroll', readBand);
       window.removeEventListener('resize', readLayout);
       observer?.disconnect();
@@ -107,6 +126,9 @@ export function useWindowedGrid<T extends HTMLElement>(
     // One screen above and below: fast scrolling never reaches an unrendered row.
     band.bottom - band.top,
   );
+
+  const windowRef = useRef(rendered);
+  windowRef.current = rendered;
 
   // After every render, before paint: measure each rendered row (its first cell, which the grid stretches to
   // the row height). Rows above the viewport that turned out taller or shorter than assumed are made up for by
