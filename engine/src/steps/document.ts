@@ -126,10 +126,9 @@ export function whitenEdgeComponents(page: Grey, dpi: number, white: number): vo
   const mask = new Uint8Array(width * height);
   for (let i = 0; i < mask.length; i++) mask[i] = data[i]! <= threshold ? 1 : 0;
   const { labels, areas } = labelDark(mask, width, height);
-  const extent = new Map<number, { x0: number; y0: number; x1: number; y1: number }>();
+  const edgeIds = new Set<number>();
   const touch = (i: number) => {
-    const id = labels[i]!;
-    if (id >= 0) extent.set(id, { x0: width, y0: height, x1: -1, y1: -1 });
+    if (labels[i]! >= 0) edgeIds.add(labels[i]!);
   };
   for (let x = 0; x < width; x++) {
     touch(x);
@@ -139,24 +138,15 @@ export function whitenEdgeComponents(page: Grey, dpi: number, white: number): vo
     touch(y * width);
     touch(y * width + width - 1);
   }
-  if (extent.size === 0) return;
-  for (let i = 0; i < labels.length; i++) {
-    const box = extent.get(labels[i]!);
-    if (!box) continue;
-    const x = i % width;
-    const y = (i - x) / width;
-    box.x0 = Math.min(box.x0, x);
-    box.x1 = Math.max(box.x1, x);
-    box.y0 = Math.min(box.y0, y);
-    box.y1 = Math.max(box.y1, y);
-  }
+  if (edgeIds.size === 0) return;
+  const boxes = componentBoxes(labels, areas.length, width);
   // Larger than a capital letter of 14 pt print (about 0.2 inch) along one side.
   const glyph = 0.2 * dpi;
   const remove = new Uint8Array(width * height);
   let any = false;
   for (let i = 0; i < labels.length; i++) {
     const id = labels[i]!;
-    const box = id >= 0 ? extent.get(id) : undefined;
+    const box = edgeIds.has(id) ? boxes[id] : undefined;
     if (box && (box.x1 - box.x0 > glyph || box.y1 - box.y0 > glyph || areas[id]! > glyph * glyph)) {
       remove[i] = 1;
       any = true;
