@@ -75,7 +75,9 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   };
   if (img.channels !== 1) both({ name: 'whiten-paper', params: {} });
   both({ name: 'clean-borders', params: { dpi } });
-  const paperNoise = estimatePaperNoise(toGrey(img, 'max'));
+  // The page as the document steps see it (brightest channel), measured once for noise, skew and ink.
+  const grey = toGrey(img, 'max');
+  const paperNoise = estimatePaperNoise(grey);
   measures.paperNoise = paperNoise;
   if (specks > 0.0015) steps.push({ name: 'remove-salt-pepper', params: {} });
   else if (noise > 6) steps.push({ name: 'denoise-document', params: { sigma: noise } });
@@ -85,11 +87,10 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   both({ name: 'flatten-background', params: { dpi } });
   both({ name: 'clear-edge-marks', params: { dpi } });
   steps.push({ name: 'remove-speckles', params: { dpi } });
-  const skew = estimateSkew(toGrey(img, 'max'));
+  const skew = estimateSkew(grey);
   measures.skew = skew;
   if (Math.abs(skew) >= 0.3) both({ name: 'deskew', params: { angle: skew } });
   // Faded ink (even the darkest pixels are light grey): Tesseract reads nothing until the ink is darkened.
-  const grey = toGrey(img, 'max');
   const inkLevel = percentile(histogram(grey.data), grey.data.length, 0.005);
   measures.inkLevel = inkLevel;
   if (inkLevel > 140) steps.push({ name: 'stretch-contrast', params: {} });
