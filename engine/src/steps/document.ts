@@ -495,6 +495,52 @@ export const upscaleDocument: Step = {
   },
 };
 
+/**
+ * Local ink depth (255 minus the darkest level) around every pixel: block minimum, widened over about two text
+ * lines, smoothed. Paper-only areas read near 0.
+ */
+export function localInkDepth(grey: Grey, dpi: number): Float32Array {
+  const factor = Math.max(2, Math.round((4 * dpi) / 150));
+  const inverted = new Uint8Array(grey.data.length);
+  for (let i = 0; i < inverted.length; i++) inverted[i] = 255 - grey.data[i]!;
+  const small = reduce(inverted, grey.width, grey.height, factor, 'max');
+  const radius = Math.max(2, Math.round((20 * dpi) / 150 / factor));
+  const widened = rankFilter(small.data, small.width, small.height, radius, true);
+  const smooth = boxMean(widened, small.width, small.height, radius);
+  return enlarge(smooth, small.width, small.height, grey.width, grey.height, factor);
+}
+
+export const restoreInkContrast: Step = {
+  name: 'restore-ink-contrast',
+  kind: 'document',
+  description:
+    'Darkens faded ink where it is locally paler than full-strength ink; paler marks (bleed-through) stay as they are',
+  run(img, params) {
+    const grey = toGrey(img, 'max');
+    const depth = localInkDepth(grey, num(params, 'dpi', 150));
+    // Ink at least this far below the paper counts as full strength; a neighbourhood whose darkest ink is
+    // shallower than 40 % of it holds no text (bleed-through, stain rims) and is left alone.
+    const full = 200;
+    const floor = 0.4 * full;
+    const maxGain = 2.5;
+    const out = createImage(grey.width, grey.height, 1);
+    for (let i = 0; i < out.data.length; i++) {
+      const d = depth[i]!;
+      const v = grey.data[i]!;
+      if (d < floor || d >= full) {
+        out.data[i] = v;
+        continue;
+      }
+      // Full gain for the darker half of the local range (the ink), none below 15 % of it (paper, faint
+      // bleed-through), a ramp between so that stroke edges keep their shape.
+      const share = Math.min(1, Math.max(0, ((255 - v) / d - 0.15) / 0.35));
+      const gain = 1 + (Math.min(maxGain, full / d) - 1) * share;
+      out.data[i] = Math.max(0, 255 - (255 - v) * gain);
+    }
+    return out;
+  },
+};
+
 export const documentSteps: Step[] = [
   whitenPaper,
   cleanBorders,
@@ -504,6 +550,7 @@ export const documentSteps: Step[] = [
   removeSpeckles,
   deskew,
   stretchContrast,
+  restoreInkContrast,
   repairStrokes,
   sharpenText,
   denoiseDocument,
