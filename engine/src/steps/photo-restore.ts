@@ -1,7 +1,7 @@
 // Photo restoration steps chosen by the photo plan from measurements (analysis/plan-photo.ts):
 // DCT-domain denoising and deblocking, fade and colour-cast correction, Wiener deblurring.
 import { createImage, type RawImage } from '../image.js';
-import { fadeLevels } from '../analysis/measure-photo.js';
+import { diskKernel, fadeLevels, kernelTransfer } from '../analysis/measure-photo.js';
 import { filterPlane } from './fft.js';
 import { num, type Step } from './registry.js';
 
@@ -271,4 +271,23 @@ export const deblurMotion: Step = {
   },
 };
 
-export const photoRestoreSteps: Step[] = [denoiseDct, restoreFade, deblurPhoto, deblurMotion];
+export const deblurDefocus: Step = {
+  name: 'deblur-defocus',
+  kind: 'photo',
+  description:
+    'Defocus: Wiener deconvolution of luma with a pillbox (disk) blur of the measured radius (FFT)',
+  run(img, params) {
+    const radius = num(params, 'radius', 0);
+    const nsr = num(params, 'nsr', 0.003);
+    if (radius < 0.5) return img;
+    const h = kernelTransfer(diskKernel(radius));
+    const planes = toPlanes(img);
+    planes[0] = filterPlane(planes[0]!, img.width, img.height, Math.ceil(radius) * 8, (fx, fy) => {
+      const g = h(fx, fy);
+      return (g * (1 + nsr)) / (g * g + nsr);
+    });
+    return fromPlanes(planes, img);
+  },
+};
+
+export const photoRestoreSteps: Step[] = [denoiseDct, restoreFade, deblurPhoto, deblurMotion, deblurDefocus];
