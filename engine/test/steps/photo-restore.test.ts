@@ -12,6 +12,7 @@ import {
 import { planPhoto } from '../../src/analysis/plan-photo.js';
 import { createImage, type RawImage } from '../../src/image.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
+import { colourBeyondCast } from '../../src/steps/photo-restore.js';
 import { crop, psnr } from './helpers.js';
 
 const steps = createDefaultRegistry();
@@ -203,6 +204,20 @@ describe('photo restoration steps on real eval crops', () => {
     const old = faded(clean);
     const out = await steps.get('restore-fade').run(old, { saturation: 1.4 });
     expect(psnr(out, clean)).toBeGreaterThan(psnr(old, clean) + 4);
+  });
+
+  it('colourBeyondCast tells a monochrome print under a cast from a faded colour print', async () => {
+    const colour = await crop('photo_002', 'clean.png', { left: 60, top: 40, width: 320, height: 220 });
+    const grey = await crop('photo_007', 'clean.png', { left: 60, top: 40, width: 320, height: 220 }, true);
+    const greyRgb = createImage(grey.width, grey.height, 3);
+    for (let i = 0; i < grey.width * grey.height; i++)
+      for (let c = 0; c < 3; c++) greyRgb.data[i * 3 + c] = grey.data[i]!;
+    expect(colourBeyondCast(faded(greyRgb))).toBeLessThan(0.5);
+    expect(colourBeyondCast(faded(colour))).toBeGreaterThan(1.5);
+    // A faded monochrome print comes back without colour: the restored channels stay close to each other.
+    const out = await steps.get('restore-fade').run(faded(greyRgb), {});
+    expect(psnr(out, greyRgb)).toBeGreaterThan(psnr(faded(greyRgb), greyRgb) + 4);
+    expect(colourBeyondCast(out)).toBeLessThan(0.8);
   });
 
   it('remove-dust with a luma band takes out specks outside it and leaves the rest alone', async () => {
