@@ -52,7 +52,7 @@ export function planPhoto(
   const jpeg = block > 1.3;
   if (jpeg) {
     // Threshold from the blocking strength, plus the grain left on top (sensor noise before the compression).
-    const sigma = round2(Math.min(14, 9 * (block - 1) + 1.5 * grain));
+    const sigma = round2(Math.min(14, 9 * (block - 1) + 3 * grain));
     steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma * 2, stride } });
   } else if (grain > 2) {
     const sigma = round2(Math.min(12, grain * 3.2));
