@@ -1,6 +1,7 @@
 // Photo measurements: each one looks for the signature of one damage, so that the photo plan runs a step only
 // where its damage is present. All work on luma (or on each channel for levels) and take well under 100 ms per MP.
 import type { RawImage } from '../image.js';
+import { fft } from '../steps/fft.js';
 import { boxMean, percentile, toGrey } from '../steps/pixels.js';
 
 /**
@@ -300,4 +301,185 @@ export function estimateMotion(img: RawImage): MotionEstimate {
     prev = ac;
   }
   return { angle, length, score };
+}
+
+/** Pillbox (defocus) kernel of radius r as the generator of real defocus draws it: weight clamp(r + 0.5 − d). */
+export function diskKernel(radius: number): { size: number; weights: Float64Array } {
+  const R = Math.ceil(radius);
+  const size = 2 * R + 1;
+  const weights = new Float64Array(size * size);
+  let sum = 0;
+  for (let y = -R; y <= R; y++)
+    for (let x = -R; x <= R; x++) {
+      const w = Math.min(1, Math.max(0, radius + 0.5 - Math.hypot(x, y)));
+      weights[(y + R) * size + x + R] = w;
+      sum += w;
+    }
+  for (let i = 0; i < weights.length; i++) weights[i]! /= sum;
+  return { size, weights };
+}
+
+/**
+ * Transfer function of a symmetric kernel at (fx, fy) cycles per pixel (real, since the kernel is symmetric).
+ * Returns a function that caches the row factors, for evaluation over a whole frequency grid.
+ */
+export function kernelTransfer(kernel: {
+  size: number;
+  weights: Float64Array;
+}): (fx: number, fy: number) => number {
+  const { size, weights } = kernel;
+  const R = (size - 1) / 2;
+  // Fold the symmetric kernel onto its quadrant: H = Σ_{x,y ≥ 0} w'·cos(2π fx x)·cos(2π fy y).
+  const quad = new Float64Array((R + 1) * (R + 1));
+  for (let y = -R; y <= R; y++)
+    for (let x = -R; x <= R; x++)
+      quad[Math.abs(y) * (R + 1) + Math.abs(x)]! += weights[(y + R) * size + x + R]!;
+  const cy = new Float64Array(R + 1);
+  const cx = new Float64Array(R + 1);
+  let lastFy = Number.NaN;
+  return (fx, fy) => {
+    if (fy !== lastFy) {
+      for (let y = 0; y <= R; y++) cy[y] = Math.cos(2 * Math.PI * fy * y);
+      lastFy = fy;
+    }
+    for (let x = 0; x <= R; x++) cx[x] = Math.cos(2 * Math.PI * fx * x);
+    let h = 0;
+    for (let y = 0; y <= R; y++) {
+      let row = 0;
+      for (let x = 0; x <= R; x++) row += quad[y * (R + 1) + x]! * cx[x]!;
+      h += row * cy[y]!;
+    }
+    return h;
+  };
+}
+
+/** Radius of the pillbox whose transfer function (mean over a ring) first reaches zero at radial frequency f0. */
+export function diskRadiusForZero(f0: number): number {
+  let prev = 0;
+  for (let r = 0.8; r <= 6; r += 0.01) {
+    const h = kernelTransfer(diskKernel(r));
+    let mean = 0;
+    for (let k = 0; k < 16; k++) {
+      const a = (k * Math.PI) / 32;
+      mean += h(f0 * Math.cos(a), f0 * Math.sin(a)) / 16;
+    }
+    if (mean <= 0) return prev > 0 ? r - 0.01 + (0.01 * prev) / (prev - mean) : r;
+    prev = mean;
+  }
+  return 0;
+}
+
+export interface DefocusEstimate {
+  /** Pillbox radius in pixels (0 when no ring was found). */
+  radius: number;
+  /** Depth of the spectral ring: rise of the log10 power after its minimum (0 when none). */
+  depth: number;
+  /** Radial frequency of the ring, cycles per pixel. */
+  f0: number;
+}
+
+/**
+ * Defocus as a pillbox: its transfer function has a zero on a ring (first zero at about 0.61 / r cycles per
+ * pixel), which shows as a dark ring in the power spectrum of the photo (Welch average of 64×64 Hann-windowed
+ * tiles of luma). The ring must be round: the radial profile near the axes and near the diagonals both dip at
+ * the same radius (the zeros of a separable kernel, e.g. an upscaler's, lie on a square and dip √2 apart).
+ */
+export function estimateDefocus(img: RawImage): DefocusEstimate {
+  const none = { radius: 0, depth: 0, f0: 0 };
+  const grey = toGrey(img, 'luma');
+  const { data, width, height } = grey;
+  const T = 64;
+  if (width < 2 * T || height < 2 * T) return none;
+  const hann = Float64Array.from(
+    { length: T },
+    (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * (i + 0.5)) / T),
+  );
+  const power = new Float64Array(T * T);
+  const re = new Float64Array(T * T);
+  const im = new Float64Array(T * T);
+  const rowRe = new Float64Array(T);
+  const rowIm = new Float64Array(T);
+  // Tiles overlap by half on small photos; above 0.5 MP every tile stands alone (enough of them, half the work).
+  const step = width * height > 500_000 ? T : T / 2;
+  for (let by = 0; by + T <= height; by += step) {
+    for (let bx = 0; bx + T <= width; bx += step) {
+      let mean = 0;
+      for (let y = 0; y < T; y++) for (let x = 0; x < T; x++) mean += data[(by + y) * width + bx + x]!;
+      mean /= T * T;
+      for (let y = 0; y < T; y++)
+        for (let x = 0; x < T; x++) {
+          re[y * T + x] = (data[(by + y) * width + bx + x]! - mean) * hann[y]! * hann[x]!;
+          im[y * T + x] = 0;
+        }
+      fft2(re, im, T, rowRe, rowIm);
+      for (let i = 0; i < T * T; i++) power[i]! += re[i]! * re[i]! + im[i]! * im[i]!;
+    }
+  }
+  // Radial profiles (bins of 1/T) over all angles, near the axes and near the diagonals.
+  const bins = T / 2 + 1;
+  const sums = [new Float64Array(bins), new Float64Array(bins), new Float64Array(bins)];
+  const counts = [new Float64Array(bins), new Float64Array(bins), new Float64Array(bins)];
+  for (let y = 0; y < T; y++) {
+    const fy = y <= T / 2 ? y : y - T;
+    for (let x = 0; x < T; x++) {
+      const fx = x <= T / 2 ? x : x - T;
+      const b = Math.round(Math.hypot(fx, fy));
+      if (b >= bins) continue;
+      const ang = Math.abs(Math.atan2(fy, fx)) % (Math.PI / 2);
+      const sector = Math.abs(ang - Math.PI / 4) < Math.PI / 8 ? 2 : 1;
+      for (const s of [0, sector]) {
+        sums[s]![b]! += power[y * T + x]!;
+        counts[s]![b]!++;
+      }
+    }
+  }
+  const profiles = sums.map((s, k) =>
+    Array.from(s, (v, b) => Math.log10(v / Math.max(1, counts[k]![b]!) + 1e-9)),
+  );
+  const dip = (p: number[], from: number, to: number) => {
+    let best = { bin: -1, rise: 0 };
+    for (let b = Math.max(3, from); b <= Math.min(p.length - 2, to); b++) {
+      if (!(p[b]! < p[b - 1]! && p[b]! <= p[b + 1]!)) continue;
+      let hi = -Infinity;
+      for (let k = b + 1; k < Math.min(p.length, b + 8); k++) hi = Math.max(hi, p[k]!);
+      const rise = hi - p[b]!;
+      if (rise > best.rise) best = { bin: b, rise };
+    }
+    return best;
+  };
+  const all = profiles[0]!;
+  const main = dip(all, 3, bins - 2);
+  if (main.bin < 0) return none;
+  const axis = dip(profiles[1]!, main.bin - 1, main.bin + 1);
+  const diag = dip(profiles[2]!, main.bin - 1, main.bin + 1);
+  if (axis.bin < 0 || diag.bin < 0) return none;
+  const depth = Math.min(main.rise, axis.rise, diag.rise);
+  const [a, b, c] = [all[main.bin - 1]!, all[main.bin]!, all[main.bin + 1]!];
+  const den = a - 2 * b + c;
+  const f0 = (main.bin + (den > 0 ? (0.5 * (a - c)) / den : 0)) / T;
+  // The Hann window spreads the dip and the steeply falling spectrum pulls its minimum outward: on defocused
+  // samples of known radius the minimum sat about 3 % above the kernel's zero.
+  return { radius: diskRadiusForZero(f0 / 1.03), depth, f0 };
+}
+
+/** In-place 2-D FFT of a square T×T complex plane (rows, then columns). */
+function fft2(re: Float64Array, im: Float64Array, T: number, rowRe: Float64Array, rowIm: Float64Array): void {
+  for (let y = 0; y < T; y++) {
+    rowRe.set(re.subarray(y * T, y * T + T));
+    rowIm.set(im.subarray(y * T, y * T + T));
+    fft(rowRe, rowIm);
+    re.set(rowRe, y * T);
+    im.set(rowIm, y * T);
+  }
+  for (let x = 0; x < T; x++) {
+    for (let y = 0; y < T; y++) {
+      rowRe[y] = re[y * T + x]!;
+      rowIm[y] = im[y * T + x]!;
+    }
+    fft(rowRe, rowIm);
+    for (let y = 0; y < T; y++) {
+      re[y * T + x] = rowRe[y]!;
+      im[y * T + x] = rowIm[y]!;
+    }
+  }
 }

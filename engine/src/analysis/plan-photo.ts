@@ -2,7 +2,14 @@
 // (blocking on the 8 px grid, grain, lifted black point, soft edges), so an undamaged photo is left alone.
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
-import { blockiness, edgeBlur, estimateMotion, fadeLevels, grainNoise } from './measure-photo.js';
+import {
+  blockiness,
+  edgeBlur,
+  estimateDefocus,
+  estimateMotion,
+  fadeLevels,
+  grainNoise,
+} from './measure-photo.js';
 
 /** Edge blur (Gaussian sigma, px) of sharp photos; restoration only removes the blur beyond it. */
 const NATURAL_BLUR = 0.6;
@@ -45,17 +52,29 @@ export function planPhoto(
   const jpeg = block > 1.3;
   if (jpeg) {
     // Threshold from the blocking strength, plus the grain left on top (sensor noise before the compression).
-    const sigma = round2(Math.min(14, 9 * (block - 1) + 1.5 * grain));
+    const sigma = round2(Math.min(14, 9 * (block - 1) + 3 * grain));
     steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma * 2, stride } });
   } else if (grain > 2) {
     const sigma = round2(Math.min(12, grain * 3.2));
     steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma, stride } });
   }
 
-  // 2. Levels, cast and colour of the faded print (the step measures them on the cleaned image).
-  if (faded) steps.push({ name: 'restore-fade', params: {} });
+  // 2. Deblurring, before the levels: restore-fade clips at black and white, and a deconvolution of clipped
+  // regions rings.
+  steps.push(...planDeblur(img, measures, { jpeg, grain, blur, faded }));
 
-  // 3. Camera shake: a directional loss of fine detail with a clear smear length. Deconvolved along the smear
+  // 3. Levels, cast and colour of the faded print (the step measures them on the cleaned image).
+  if (faded) steps.push({ name: 'restore-fade', params: {} });
+  return { steps, conservative: [] };
+}
+
+function planDeblur(
+  img: RawImage,
+  measures: Record<string, number>,
+  seen: { jpeg: boolean; grain: number; blur: number; faded: boolean },
+): StepCall[] {
+  const { jpeg, grain, blur, faded } = seen;
+  // Camera shake: a directional loss of fine detail with a clear smear length. Deconvolved along the smear
   // (the zero crossing comes about one gradient-correlation width, ~0.7 px, before the smear length).
   const motion = estimateMotion(img);
   Object.assign(measures, {
@@ -65,18 +84,27 @@ export function planPhoto(
   });
   if (motion.score < 0.84 && motion.length >= 4 && motion.length <= 18) {
     const nsr = jpeg || grain > 2 ? 0.1 : 0.01;
-    steps.push({
-      name: 'deblur-motion',
-      params: { angle: motion.angle, length: round2(motion.length + 0.7), nsr },
-    });
-    return { steps, conservative: [] };
+    return [
+      { name: 'deblur-motion', params: { angle: motion.angle, length: round2(motion.length + 0.7), nsr } },
+    ];
   }
 
-  // 4. Soft edges (defocus, soft upscaling): Wiener deconvolution of the excess blur, gentler after denoising.
+  // Defocus with a round zero ring in the spectrum: Wiener deconvolution of that pillbox. Noise, JPEG and a
+  // faded print's low contrast (8-bit steps, dust and scratch residue made larger by the levels) want more
+  // regularisation.
+  const defocus = estimateDefocus(img);
+  Object.assign(measures, { defocusRadius: round2(defocus.radius), defocusDepth: round2(defocus.depth) });
+  if (defocus.depth >= 0.1 && defocus.radius >= 1) {
+    const nsr = jpeg || grain > 2 || faded ? 0.03 : 0.003;
+    return [{ name: 'deblur-defocus', params: { radius: round2(defocus.radius), nsr } }];
+  }
+
+  // Soft edges (defocus without a visible ring, soft upscaling): Wiener deconvolution of the excess blur,
+  // gentler after denoising.
   if (blur > 0.95) {
     const sigma = Math.sqrt(blur * blur - NATURAL_BLUR * NATURAL_BLUR);
     const nsr = jpeg || grain > 2 ? 0.1 : 0.01 + 0.01 * Math.max(0, sigma - 1) * 4;
-    steps.push({ name: 'deblur-photo', params: { sigma: Math.round(sigma * 100) / 100, nsr } });
+    return [{ name: 'deblur-photo', params: { sigma: round2(sigma), nsr } }];
   }
-  return { steps, conservative: [] };
+  return [];
 }

@@ -2,7 +2,9 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   blockiness,
+  diskKernel,
   edgeBlur,
+  estimateDefocus,
   estimateMotion,
   gaussianBlur,
   grainNoise,
@@ -10,6 +12,7 @@ import {
 import { planPhoto } from '../../src/analysis/plan-photo.js';
 import { createImage, type RawImage } from '../../src/image.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
+import { colourBeyondCast } from '../../src/steps/photo-restore.js';
 import { crop, psnr } from './helpers.js';
 
 const steps = createDefaultRegistry();
@@ -70,6 +73,46 @@ function gaussianTaps(sigma: number): [number, number, number][] {
       sum += w;
     }
   return taps.map(([dx, dy, w]) => [dx, dy, w / sum]);
+}
+
+/** A pillbox (defocus) kernel of radius r as convolution taps. */
+function diskTaps(radius: number): [number, number, number][] {
+  const { size, weights } = diskKernel(radius);
+  const R = (size - 1) / 2;
+  const taps: [number, number, number][] = [];
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++)
+      if (weights[y * size + x]! > 0) taps.push([x - R, y - R, weights[y * size + x]!]);
+  return taps;
+}
+
+/** Float-accurate copy of `img` shrunk by `factor` (box average) and scaled back up bilinearly. */
+function lowResolution(img: RawImage, factor: number): RawImage {
+  const sw = Math.floor(img.width / factor);
+  const sh = Math.floor(img.height / factor);
+  const small = new Float32Array(sw * sh);
+  for (let y = 0; y < sh; y++)
+    for (let x = 0; x < sw; x++) {
+      let s = 0;
+      for (let dy = 0; dy < factor; dy++)
+        for (let dx = 0; dx < factor; dx++) s += img.data[(y * factor + dy) * img.width + x * factor + dx]!;
+      small[y * sw + x] = s / (factor * factor);
+    }
+  const out = createImage(img.width, img.height, 1);
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++) {
+      const fx = Math.min(sw - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+      const fy = Math.min(sh - 1, Math.max(0, (y + 0.5) / factor - 0.5));
+      const x0 = Math.min(sw - 2, Math.floor(fx));
+      const y0 = Math.min(sh - 2, Math.floor(fy));
+      const tx = fx - x0;
+      const ty = fy - y0;
+      const v =
+        (small[y0 * sw + x0]! * (1 - tx) + small[y0 * sw + x0 + 1]! * tx) * (1 - ty) +
+        (small[(y0 + 1) * sw + x0]! * (1 - tx) + small[(y0 + 1) * sw + x0 + 1]! * tx) * ty;
+      out.data[y * img.width + x] = Math.round(v);
+    }
+  return out;
 }
 
 /** A straight smear of `length` px at `angle` degrees, sampled finely and splatted bilinearly. */
@@ -163,6 +206,20 @@ describe('photo restoration steps on real eval crops', () => {
     expect(psnr(out, clean)).toBeGreaterThan(psnr(old, clean) + 4);
   });
 
+  it('colourBeyondCast tells a monochrome print under a cast from a faded colour print', async () => {
+    const colour = await crop('photo_002', 'clean.png', { left: 60, top: 40, width: 320, height: 220 });
+    const grey = await crop('photo_007', 'clean.png', { left: 60, top: 40, width: 320, height: 220 }, true);
+    const greyRgb = createImage(grey.width, grey.height, 3);
+    for (let i = 0; i < grey.width * grey.height; i++)
+      for (let c = 0; c < 3; c++) greyRgb.data[i * 3 + c] = grey.data[i]!;
+    expect(colourBeyondCast(faded(greyRgb))).toBeLessThan(0.5);
+    expect(colourBeyondCast(faded(colour))).toBeGreaterThan(1.5);
+    // A faded monochrome print comes back without colour: the restored channels stay close to each other.
+    const out = await steps.get('restore-fade').run(faded(greyRgb), {});
+    expect(psnr(out, greyRgb)).toBeGreaterThan(psnr(faded(greyRgb), greyRgb) + 4);
+    expect(colourBeyondCast(out)).toBeLessThan(0.8);
+  });
+
   it('remove-dust with a luma band takes out specks outside it and leaves the rest alone', async () => {
     const clean = faded(
       await crop('photo_002', 'clean.png', { left: 150, top: 120, width: 160, height: 120 }),
@@ -195,6 +252,40 @@ describe('photo restoration steps on real eval crops', () => {
     const sigma = Math.sqrt(blur * blur - 0.36);
     const out = await steps.get('deblur-photo').run(blurred, { sigma, nsr: 0.01 });
     expect(psnr(out, clean)).toBeGreaterThan(psnr(blurred, clean) + 1.5);
+  });
+
+  it('estimateDefocus finds the radius of a pillbox blur and deblur-defocus undoes it', async () => {
+    const clean = await crop(
+      'photo_007',
+      'clean.png',
+      { left: 100, top: 100, width: 320, height: 320 },
+      true,
+    );
+    const blurred = convolve(clean, diskTaps(2.2));
+    const defocus = estimateDefocus(blurred);
+    expect(defocus.depth).toBeGreaterThan(0.2);
+    expect(Math.abs(defocus.radius - 2.2)).toBeLessThan(0.15);
+    const out = await steps.get('deblur-defocus').run(blurred, { radius: defocus.radius, nsr: 0.003 });
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(blurred, clean) + 4);
+    // The pillbox model beats the Gaussian one on the same blur.
+    const blur = edgeBlur(blurred);
+    const gaussian = await steps
+      .get('deblur-photo')
+      .run(blurred, { sigma: Math.sqrt(blur * blur - 0.36), nsr: 0.01 });
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(gaussian, clean) + 1.5);
+  });
+
+  it('estimateDefocus sees no ring in a sharp, a Gaussian-blurred or an upscaled photo', async () => {
+    const clean = await crop(
+      'photo_007',
+      'clean.png',
+      { left: 100, top: 100, width: 320, height: 320 },
+      true,
+    );
+    expect(estimateDefocus(clean).depth).toBeLessThan(0.1);
+    expect(estimateDefocus(convolve(clean, gaussianTaps(1.4))).depth).toBeLessThan(0.1);
+    // Bilinear upscaling has zeros too, but on a square (separable kernel), not on a ring.
+    expect(estimateDefocus(lowResolution(clean, 3)).depth).toBeLessThan(0.1);
   });
 
   it('estimateMotion finds a smear and deblur-motion undoes it', async () => {
@@ -232,6 +323,9 @@ describe('photo plan', () => {
     );
     expect(planPhoto(convolve(sharp7, gaussianTaps(1.4)), {}).steps.map((s) => s.name)).toEqual([
       'deblur-photo',
+    ]);
+    expect(planPhoto(convolve(sharp7, diskTaps(1.8)), {}).steps.map((s) => s.name)).toEqual([
+      'deblur-defocus',
     ]);
   });
 });
