@@ -29,10 +29,29 @@ describe('page routing', () => {
     expect(names).not.toContain('flatten-background');
   });
 
+  it('sends a lightly faded, sepia-tinted colour photo (blacks still present) to the photo plan', async () => {
+    const photo = await whole('photo_001', 'clean.png');
+    const tint = [1, 0.93, 0.82];
+    const sepia = { ...photo, data: photo.data.map((v, i) => Math.round((30 + v * 0.6) * tint[i % 3]!)) };
+    const plan = planPage(sepia, 150, 'auto');
+    expect(plan.kind).toBe('mixed');
+    expect(plan.features.colourfulShare).toBeLessThan(0.3);
+    expect(plan.steps.map((s) => s.name)).not.toContain('flatten-background');
+  });
+
   it('keeps a phone photo of a letter (mixed, with ink and a dark desk) on the document plan', async () => {
     const plan = planPage(await whole('doc_014', 'degraded.png'), 150, 'auto');
     expect(plan.kind).toBe('mixed');
     expect(plan.steps.map((s) => s.name)).toContain('flatten-background');
+  });
+
+  it('plans a light blur for a soft low-resolution scan, not for sharp print', async () => {
+    const soft = planPage(await whole('doc_028', 'degraded.png'), 150, 'auto');
+    const sharpPrint = planPage(await whole('doc_016', 'clean.png'), 150, 'auto');
+    expect(soft.measures.edgeBlur).toBeGreaterThanOrEqual(0.7);
+    expect(soft.steps.map((s) => s.name)).toContain('smooth-document');
+    expect(sharpPrint.measures.edgeBlur).toBeLessThan(0.6);
+    expect(sharpPrint.steps.map((s) => s.name)).not.toContain('smooth-document');
   });
 
   it('plans text pages as documents', async () => {
