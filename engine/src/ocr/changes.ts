@@ -85,14 +85,21 @@ function dilate(mask: Uint8Array, w: number, h: number): Uint8Array {
   return out;
 }
 
-/** Bounding boxes of the 8-connected blobs of a 0/1 mask with at least minArea pixels. */
+/**
+ * Bounding boxes of the 8-connected blobs of a 0/1 mask with at least minArea pixels. With `tile`, a blob wider
+ * or taller than a tile comes back as the tiles (tile × tile squares of a fixed grid) it touches: a cleaned page
+ * border or a removed stain then asks for the places it covers, not for its whole bounding box.
+ */
 export function blobs(
   mask: Uint8Array,
   w: number,
   h: number,
   minArea: number,
   keep: (box: Box, area: number) => boolean = () => true,
+  tile = 0,
 ): Box[] {
+  const tilesX = tile > 0 ? Math.ceil(w / tile) : 0;
+  const touched = new Set<number>();
   const seen = new Uint8Array(mask.length);
   const stack = new Int32Array(mask.length);
   const boxes: Box[] = [];
@@ -102,6 +109,7 @@ export function blobs(
     stack[top++] = start;
     seen[start] = 1;
     let area = 0;
+    touched.clear();
     let x0 = w;
     let y0 = h;
     let x1 = -1;
@@ -111,6 +119,7 @@ export function blobs(
       const x = i % w;
       const y = (i - x) / w;
       area++;
+      if (tile > 0) touched.add(Math.floor(y / tile) * tilesX + Math.floor(x / tile));
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -130,7 +139,19 @@ export function blobs(
       }
     }
     const box = { x0, y0, x1: x1 + 1, y1: y1 + 1 };
-    if (area >= minArea && keep(box, area)) boxes.push(box);
+    if (area < minArea || !keep(box, area)) continue;
+    if (tile > 0 && (box.x1 - box.x0 > tile || box.y1 - box.y0 > tile)) {
+      for (const t of touched) {
+        const tx = (t % tilesX) * tile;
+        const ty = Math.floor(t / tilesX) * tile;
+        boxes.push({
+          x0: Math.max(tx, box.x0),
+          y0: Math.max(ty, box.y0),
+          x1: Math.min(tx + tile, box.x1),
+          y1: Math.min(ty + tile, box.y1),
+        });
+      }
+    } else boxes.push(box);
   }
   return boxes;
 }
@@ -167,7 +188,8 @@ export async function inkChanges(
     changed[i] = (inInk[i]! & (outNear[i]! ^ 1)) | (outInk[i]! & (inNear[i]! ^ 1));
   }
   const scale = (opts.dpi / 150) ** 2;
-  const boxes = blobs(changed, w, h, Math.max(1, Math.round((opts.minArea ?? 6) * scale)));
+  const tile = Math.round(opts.dpi / 4);
+  const boxes = blobs(changed, w, h, Math.max(1, Math.round((opts.minArea ?? 6) * scale)), undefined, tile);
   return { boxes, aligned, angle, inputInk: inInk, outputInk: outInk };
 }
 

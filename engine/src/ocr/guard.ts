@@ -321,9 +321,10 @@ function union(a: Box, b: Box): Box {
 
 /**
  * The input boxes to re-read around the given places: each place with the whole output words it touches or that
- * lie within half a line height beside it (so no word the output read is cut), padded by about a space (a quarter of the median line height) across and an
- * eighth of it up and down, clipped and merged where they overlap. Where the output reads no word (a word
- * erased), the place itself is the box: ink changed glyph by glyph, and the padding joins a word's glyphs.
+ * lie within half a line height beside it (so no word the output read is cut), padded by about a space (a
+ * quarter of the median line height) across and an eighth of it up and down, and clipped. Where the output
+ * reads no word (a word erased), the place itself is the box: ink changed glyph by glyph, and the padding
+ * joins a word's glyphs.
  */
 export function rereadBoxes(
   places: readonly Box[],
@@ -337,7 +338,7 @@ export function rereadBoxes(
   const lineH = heights.length > 0 ? heights[heights.length >> 1]! : Math.round(dpi * 0.15);
   const padX = Math.ceil(lineH / 4);
   const padY = Math.ceil(lineH / 8);
-  let boxes = places.map((c) => {
+  const boxes = places.map((c) => {
     // The output words beside a change too: the input's word there may have been longer (a cut-off digit).
     const near = { x0: c.x0 - lineH / 2, y0: c.y0 - 2, x1: c.x1 + lineH / 2, y1: c.y1 + 2 };
     const box = words.filter((w) => intersects(w, near)).reduce(union, c);
@@ -348,20 +349,19 @@ export function rereadBoxes(
       y1: Math.min(height, Math.ceil(box.y1 + padY)),
     };
   });
-  for (let merged = true; merged;) {
-    merged = false;
-    const out: Box[] = [];
-    for (const box of boxes) {
-      const i = out.findIndex((o) => intersects(o, box));
-      if (i < 0) out.push(box);
-      else {
-        out[i] = union(out[i]!, box);
-        merged = true;
-      }
-    }
-    boxes = out;
-  }
+  // Not merged into bounding boxes: the boxes along a cleaned page border would then become the whole page.
   return boxes;
+}
+
+/** 0/1 mask of the pixels inside any of the boxes. */
+function boxMask(boxes: readonly Box[], width: number, height: number): Uint8Array {
+  const mask = new Uint8Array(width * height);
+  for (const b of boxes) {
+    for (let y = Math.max(0, b.y0); y < Math.min(height, b.y1); y++) {
+      mask.fill(1, y * width + Math.max(0, b.x0), y * width + Math.min(width, b.x1));
+    }
+  }
+  return mask;
 }
 
 function shifted(ocr: OcrResult, dx: number, dy: number): OcrResult {
@@ -374,19 +374,6 @@ function shifted(ocr: OcrResult, dx: number, dy: number): OcrResult {
   });
   const lines = ocr.lines.map((l) => ({ ...move(l), words: l.words.map(move) }));
   return { text: ocr.text, words: lines.flatMap((l) => l.words), lines };
-}
-
-function area(b: Box): number {
-  return Math.max(0, b.x1 - b.x0) * Math.max(0, b.y1 - b.y0);
-}
-
-function overlapArea(a: Box, b: Box): number {
-  return area({
-    x0: Math.max(a.x0, b.x0),
-    y0: Math.max(a.y0, b.y0),
-    x1: Math.min(a.x1, b.x1),
-    y1: Math.min(a.y1, b.y1),
-  });
 }
 
 /**
@@ -442,16 +429,18 @@ export async function guardPage(
       ),
     );
     const boxes = rereadBoxes(triggers, outputOcr.words, outputOcr.lines, seen.width, seen.height, dpi);
-    const lineArea = outputOcr.lines.reduce((sum, l) => sum + area(l), 0);
-    const covered = outputOcr.lines.reduce(
-      (sum, l) =>
-        sum +
-        Math.min(
-          area(l),
-          boxes.reduce((s, b) => s + overlapArea(l, b), 0),
-        ),
-      0,
-    );
+    // Share of the output's text-line area inside the boxes (overlapping boxes count once).
+    const inBoxes = boxMask(boxes, seen.width, seen.height);
+    let lineArea = 0;
+    let covered = 0;
+    for (const l of outputOcr.lines) {
+      for (let y = Math.max(0, Math.floor(l.y0)); y < Math.min(seen.height, Math.ceil(l.y1)); y++) {
+        for (let x = Math.max(0, Math.floor(l.x0)); x < Math.min(seen.width, Math.ceil(l.x1)); x++) {
+          lineArea++;
+          covered += inBoxes[y * seen.width + x]!;
+        }
+      }
+    }
     const share = lineArea > 0 ? covered / lineArea : boxes.length > 0 ? 1 : 0;
     const full = share > (opts.maxRereadShare ?? 0.8);
     let inputOcr: OcrResult;

@@ -96,6 +96,25 @@ describe('inkChanges', () => {
     expect(boxes.some((b) => overlaps(b, year))).toBe(true);
   });
 
+  it('asks for the places a cleaned page border covered, not for its whole bounding box', async () => {
+    // doc_005, upper half; the input has a dark scanner frame around it, the output has it cleaned away.
+    const clean = await greyCrop('doc_005', 0, 0, 1275, 800);
+    const framed = copy(clean);
+    const edge = 8;
+    fill(framed, { x0: 0, y0: 0, x1: clean.width, y1: edge }, 20);
+    fill(framed, { x0: 0, y0: clean.height - edge, x1: clean.width, y1: clean.height }, 20);
+    fill(framed, { x0: 0, y0: 0, x1: edge, y1: clean.height }, 20);
+    fill(framed, { x0: clean.width - edge, y0: 0, x1: clean.width, y1: clean.height }, 20);
+    const { boxes } = await inkChanges(framed, clean, { dpi: 150 });
+    const tile = Math.round(150 / 4);
+    expect(boxes.length).toBeGreaterThan(4);
+    expect(boxes.every((b) => b.x1 - b.x0 <= tile && b.y1 - b.y0 <= tile)).toBe(true);
+    const inner = { x0: tile, y0: tile, x1: clean.width - tile, y1: clean.height - tile };
+    expect(
+      boxes.some((b) => b.x0 >= inner.x0 && b.x1 <= inner.x1 && b.y0 >= inner.y0 && b.y1 <= inner.y1),
+    ).toBe(false);
+  });
+
   it('aligns a skewed input with its deskewed output', async () => {
     // A taller crop (doc_011, two columns) turned by 1.5°, then deskewed by the engine's own step.
     const flat = await greyCrop('doc_011', 0, 200, 1275, 800);
