@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { RawImage } from '../image.js';
 import { recognizeWordsPaddle, recognizeWordsTesseract, terminateOcr, warmPaddle } from './index.js';
 import type { OcrResult } from './recognize.js';
+import { bow, cer } from './score.js';
 
 const args = process.argv.slice(2);
 function option(name: string): string | undefined {
@@ -19,50 +20,6 @@ function option(name: string): string | undefined {
 const evalDir = option('--eval') ?? '/work/shared/eval/public';
 const only = option('--only');
 const samples = args.length > 0 ? args : ['doc_005', 'doc_011', 'doc_017', 'doc_022', 'doc_026', 'doc_028'];
-
-function normalise(text: string): string {
-  return text
-    .normalize('NFKC')
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u2010-\u2015]/g, '-')
-    .split(/\s+/)
-    .filter(Boolean)
-    .join(' ');
-}
-
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  let cur = new Array<number>(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length]!;
-}
-
-function cer(hypothesis: string, reference: string): number {
-  const ref = normalise(reference);
-  return Math.min(1, levenshtein(normalise(hypothesis), ref) / Math.max(1, ref.length));
-}
-
-function bow(hypothesis: string, reference: string): number {
-  const count = (s: string) => {
-    const m = new Map<string, number>();
-    for (const w of normalise(s).split(' ')) if (w) m.set(w, (m.get(w) ?? 0) + 1);
-    return m;
-  };
-  const h = count(hypothesis);
-  const r = count(reference);
-  let common = 0;
-  for (const [w, n] of h) common += Math.min(n, r.get(w) ?? 0);
-  const nh = [...h.values()].reduce((a, b) => a + b, 0);
-  const nr = [...r.values()].reduce((a, b) => a + b, 0);
-  return nh + nr === 0 ? 0 : 1 - (2 * common) / (nh + nr);
-}
 
 async function grey(file: string): Promise<RawImage> {
   const { data, info } = await sharp(file).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });

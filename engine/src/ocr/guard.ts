@@ -2,6 +2,7 @@
 // reads clearly must still be read in the output; otherwise the page (or the line) is rejected and the
 // caller falls back to conservative steps.
 import type { RawImage } from '../image.js';
+import { growAlongInk, inkChanges, unreadInk, type Box } from './changes.js';
 import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from './recognize.js';
 
 export interface GuardOptions {
@@ -30,6 +31,15 @@ export interface GuardOptions {
    * The returned outputOcr then has input-size coordinates.
    */
   ocrOutputAtInputSize?: boolean;
+  /**
+   * How the input is read when inputOcr is not given: 'full' reads the whole input; 'changed' reads the output
+   * first and then the input only around the places where the output's ink differs from the input's (see
+   * src/ocr/changes.ts); elsewhere the output's words stand for the input's. Only for outputs of the input's
+   * size (or read at it, see ocrOutputAtInputSize); otherwise the input is read whole.
+   */
+  inputRead?: 'full' | 'changed';
+  /** With inputRead 'changed': read the whole input when the changed lines cover more than this share of the text. */
+  maxRereadShare?: number;
   /** OCR back-end for both passes (tesseract.js by default, which the defaults above are calibrated for) */
   recognize?: Recognizer;
 }
@@ -87,6 +97,18 @@ export interface GuardResult {
   outputOcr: OcrResult;
   /** Factors from outputOcr's coordinates to the output's pixels (not 1 when it was read at the input's size) */
   outputScale: { x: number; y: number };
+  /**
+   * With inputRead 'changed': the input boxes re-read (output coordinates at the input's size), the share of the
+   * output's text-line area they cover, and whether the whole input was read instead.
+   */
+  reread?: {
+    boxes: Box[];
+    share: number;
+    full: boolean;
+    angle: number;
+    /** How many places of each kind asked for a re-read */
+    triggers: { inkChanged: number; unsureWords: number; unreadInk: number };
+  };
 }
 
 const EDGE_PUNCTUATION = /^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g;
@@ -284,6 +306,92 @@ export function reduceBy(img: RawImage, fx: number, fy: number): RawImage {
   return { data, width, height, channels: img.channels };
 }
 
+function intersects(a: Box, b: Box): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+function union(a: Box, b: Box): Box {
+  return {
+    x0: Math.min(a.x0, b.x0),
+    y0: Math.min(a.y0, b.y0),
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
+  };
+}
+
+/**
+ * The input boxes to re-read around the given places: each place with the whole output words it touches or that
+ * lie within half a line height beside it (so no word the output read is cut), padded by about a space (a
+ * quarter of the median line height) across and an eighth of it up and down, and clipped. Where the output
+ * reads no word (a word erased), the place itself is the box: ink changed glyph by glyph, and the padding
+ * joins a word's glyphs.
+ */
+export function rereadBoxes(
+  places: readonly Box[],
+  words: readonly Box[],
+  lines: readonly Box[],
+  width: number,
+  height: number,
+  dpi: number,
+): Box[] {
+  const heights = lines.map((l) => l.y1 - l.y0).sort((a, b) => a - b);
+  const lineH = heights.length > 0 ? heights[heights.length >> 1]! : Math.round(dpi * 0.15);
+  const padX = Math.ceil(lineH / 4);
+  const padY = Math.ceil(lineH / 8);
+  const boxes = places.map((c) => {
+    // The output words beside a change too: the input's word there may have been longer (a cut-off digit).
+    const near = { x0: c.x0 - lineH / 2, y0: c.y0 - 2, x1: c.x1 + lineH / 2, y1: c.y1 + 2 };
+    const box = words.filter((w) => intersects(w, near)).reduce(union, c);
+    return {
+      x0: Math.max(0, Math.floor(box.x0 - padX)),
+      y0: Math.max(0, Math.floor(box.y0 - padY)),
+      x1: Math.min(width, Math.ceil(box.x1 + padX)),
+      y1: Math.min(height, Math.ceil(box.y1 + padY)),
+    };
+  });
+  // Not merged into bounding boxes: the boxes along a cleaned page border would then become the whole page.
+  return boxes;
+}
+
+/** 0/1 mask of the pixels inside any of the boxes. */
+function boxMask(boxes: readonly Box[], width: number, height: number): Uint8Array {
+  const mask = new Uint8Array(width * height);
+  for (const b of boxes) {
+    for (let y = Math.max(0, b.y0); y < Math.min(height, b.y1); y++) {
+      mask.fill(1, y * width + Math.max(0, b.x0), y * width + Math.min(width, b.x1));
+    }
+  }
+  return mask;
+}
+
+function shifted(ocr: OcrResult, dx: number, dy: number): OcrResult {
+  const move = <T extends Box>(b: T): T => ({
+    ...b,
+    x0: b.x0 + dx,
+    x1: b.x1 + dx,
+    y0: b.y0 + dy,
+    y1: b.y1 + dy,
+  });
+  const lines = ocr.lines.map((l) => ({ ...move(l), words: l.words.map(move) }));
+  return { text: ocr.text, words: lines.flatMap((l) => l.words), lines };
+}
+
+/**
+ * The input's reading when only the changed places were re-read: the re-read words, plus, everywhere else,
+ * the output's own words (its ink there is the input's).
+ */
+function mergedReading(reread: OcrResult, output: OcrResult, boxes: Box[]): OcrResult {
+  const lines = output.lines
+    .map((line) => ({ ...line, words: line.words.filter((w) => !boxes.some((b) => intersects(w, b))) }))
+    .filter((line) => line.words.length > 0);
+  lines.push(...reread.lines);
+  return {
+    text: lines.map((l) => l.words.map((w) => w.text).join(' ')).join('\n'),
+    words: lines.flatMap((l) => l.words),
+    lines,
+  };
+}
+
 /** OCRs input and output and checks that the output still says what the input said. */
 export async function guardPage(
   input: RawImage,
@@ -293,10 +401,94 @@ export async function guardPage(
   const opts = { ...DEFAULT_GUARD_OPTIONS, ...options };
   const recognizeWords = opts.recognize ?? recognizeWordsTesseract;
   const scale = { x: output.width / input.width, y: output.height / input.height };
-  const inputOcr = opts.inputOcr ?? (await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi }));
   const fx = output.width / input.width;
   const fy = output.height / input.height;
-  if (opts.ocrOutputAtInputSize && Number.isInteger(fx) && Number.isInteger(fy) && fx * fy > 1) {
+  const reduce = opts.ocrOutputAtInputSize && Number.isInteger(fx) && Number.isInteger(fy) && fx * fy > 1;
+  const atInputSize = reduce || (fx === 1 && fy === 1);
+  if (opts.inputRead === 'changed' && opts.inputOcr === undefined && atInputSize) {
+    const seen = reduce ? reduceBy(output, fx, fy) : output;
+    const outputOcr = await recognizeWords(seen, { psm: opts.psm, dpi: opts.dpi });
+    const dpi = opts.dpi ?? 150;
+    const changes = await inkChanges(input, seen, { dpi });
+    // Re-read the input where the ink changed, where the output's reading is unsure (the input may have read
+    // those words clearly), and where the input shows glyphs the output read no word on.
+    const unsure = outputOcr.words.filter(
+      (w) => w.confidence < opts.minConfidence && /[A-Za-z0-9]/.test(w.text),
+    );
+    const unread = unreadInk(changes.inputInk, outputOcr.words, seen.width, seen.height, dpi);
+    const heights = outputOcr.lines.map((l) => l.y1 - l.y0).sort((a, b) => a - b);
+    const lineH = heights.length > 0 ? heights[heights.length >> 1]! : Math.round(dpi * 0.15);
+    const inks = [changes.inputInk, changes.outputInk];
+    const gap = Math.max(3, Math.round(lineH / 4));
+    const triggers = [...changes.boxes, ...unsure, ...unread].map((b) =>
+      growAlongInk(
+        { x0: Math.floor(b.x0), y0: Math.floor(b.y0), x1: Math.ceil(b.x1), y1: Math.ceil(b.y1) },
+        inks,
+        seen.width,
+        gap,
+      ),
+    );
+    const boxes = rereadBoxes(triggers, outputOcr.words, outputOcr.lines, seen.width, seen.height, dpi);
+    // Share of the output's text-line area inside the boxes (overlapping boxes count once).
+    const inBoxes = boxMask(boxes, seen.width, seen.height);
+    let lineArea = 0;
+    let covered = 0;
+    for (const l of outputOcr.lines) {
+      for (let y = Math.max(0, Math.floor(l.y0)); y < Math.min(seen.height, Math.ceil(l.y1)); y++) {
+        for (let x = Math.max(0, Math.floor(l.x0)); x < Math.min(seen.width, Math.ceil(l.x1)); x++) {
+          lineArea++;
+          covered += inBoxes[y * seen.width + x]!;
+        }
+      }
+    }
+    const share = lineArea > 0 ? covered / lineArea : boxes.length > 0 ? 1 : 0;
+    const full = share > (opts.maxRereadShare ?? 0.8);
+    let inputOcr: OcrResult;
+    if (full) {
+      inputOcr = await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi });
+    } else {
+      let reread: OcrResult = { text: '', words: [], lines: [] };
+      if (boxes.length > 0) {
+        // One reading of the aligned input, cropped to the boxes' extent, with everything outside the boxes
+        // whitened; words and lines are shifted back to page coordinates.
+        const { aligned } = changes;
+        const all = boxes.reduce(union);
+        const w = all.x1 - all.x0;
+        const h = all.y1 - all.y0;
+        const masked = new Uint8Array(w * h).fill(255);
+        for (const b of boxes) {
+          for (let y = b.y0; y < b.y1; y++) {
+            const row = y * aligned.width;
+            masked.set(aligned.data.subarray(row + b.x0, row + b.x1), (y - all.y0) * w + b.x0 - all.x0);
+          }
+        }
+        reread = shifted(
+          await recognizeWords(
+            { width: w, height: h, channels: 1, data: masked },
+            { psm: opts.psm, dpi: opts.dpi },
+          ),
+          all.x0,
+          all.y0,
+        );
+      }
+      inputOcr = mergedReading(reread, outputOcr, boxes);
+    }
+    return {
+      ...compareWords(inputOcr, outputOcr, { x: 1, y: 1 }, opts),
+      inputOcr,
+      outputOcr,
+      outputScale: { x: fx, y: fy },
+      reread: {
+        boxes,
+        share,
+        full,
+        angle: changes.angle,
+        triggers: { inkChanged: changes.boxes.length, unsureWords: unsure.length, unreadInk: unread.length },
+      },
+    };
+  }
+  const inputOcr = opts.inputOcr ?? (await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi }));
+  if (reduce) {
     // Boxes come back in input coordinates, so the comparison runs at scale 1.
     const outputOcr = await recognizeWords(reduceBy(output, fx, fy), { psm: opts.psm, dpi: opts.dpi });
     return {

@@ -37,9 +37,19 @@ export {
   compareWords,
   guardPage,
   reduceBy,
+  rereadBoxes,
   wordKey,
   type ChangedWord,
   type GuardOptions,
   type GuardRegion,
   type GuardResult,
 } from './guard.js';
+export {
+  blobs,
+  inkChanges,
+  inkMask,
+  unreadInk,
+  type Box,
+  type InkChangeOptions,
+  type InkChanges,
+} from './changes.js';

@@ -70,7 +70,15 @@ export async function recognizeWordsTesseract(
   if (img.width < 1 || img.height < 1 || img.data.length !== img.width * img.height * img.channels) {
     throw new RangeError(`image data does not match ${img.width}×${img.height}×${img.channels}`);
   }
-  const worker = await ocrWorker();
+  return readWith(await ocrWorker(), img, opts);
+}
+
+/** Reads an image with a given tesseract.js worker (the engine's own, or one a benchmark made). */
+export async function readWith(
+  worker: Tesseract.Worker,
+  img: RawImage,
+  opts: RecognizeOptions = {},
+): Promise<OcrResult> {
   await worker.setParameters({
     tessedit_pageseg_mode: String(opts.psm ?? 3) as Tesseract.PSM,
     user_defined_dpi: String(opts.dpi ?? 0),

@@ -1,24 +1,37 @@
 // The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default.
 // FOLIO_ENGINE_OCR=off turns both off (the classical pipeline alone); FOLIO_ENGINE_OCR=paddle uses PaddleOCR
 // instead of tesseract.js (about twice the CPU time per page here, see engine/README.md).
+// FOLIO_ENGINE_GUARD=full makes the guard read the whole input (while the steps run) instead of only the places
+// where the output's ink differs from the input's (the default, 'changed').
 import {
   guardPage,
   recognizeWords,
   recognizeWordsPaddle,
+  type GuardResult,
   type OcrResult,
   type Recognizer,
 } from '../ocr/index.js';
 import type { PageServices } from './services.js';
 
-export function threadServices(setting = process.env.FOLIO_ENGINE_OCR): PageServices {
+export type GuardRead = 'full' | 'changed';
+
+export function threadServices(
+  setting = process.env.FOLIO_ENGINE_OCR,
+  guardRead: GuardRead = process.env.FOLIO_ENGINE_GUARD === 'full' ? 'full' : 'changed',
+  /** Sees every guard result (benchmarks). */
+  onGuard?: (result: GuardResult) => void,
+): PageServices {
   if (setting === 'off') return {};
   const recognize: Recognizer = setting === 'paddle' ? recognizeWordsPaddle : recognizeWords;
   return {
     recognizeWords: async (img, dpi) => ({ words: (await recognize(img, { dpi })).words }),
     startGuard: (input, dpi) => {
-      const reading: Promise<OcrResult> = recognize(input, { dpi });
+      // 'full': the input is read while the steps run. 'changed': the output is read first, then the input only
+      // where the ink changed (usually a small part of the page).
+      const reading: Promise<OcrResult> | undefined =
+        guardRead === 'full' ? recognize(input, { dpi }) : undefined;
       // Awaited by check(); this only keeps a page that fails before its check from an unhandled rejection.
-      reading.catch(() => undefined);
+      reading?.catch(() => undefined);
       return {
         check: async (output) => {
           // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
@@ -26,9 +39,10 @@ export function threadServices(setting = process.env.FOLIO_ENGINE_OCR): PageServ
           const verdict = await guardPage(input, output, {
             dpi,
             recognize,
-            inputOcr: await reading,
+            ...(reading ? { inputOcr: await reading } : { inputRead: 'changed' as const }),
             ocrOutputAtInputSize: true,
           });
+          onGuard?.(verdict);
           const sx = verdict.outputScale.x;
           const sy = verdict.outputScale.y;
           return {

@@ -1,0 +1,258 @@
+// Where did the restoration change the ink? The word guard only needs to re-read the input where the output's
+// ink differs from the input's beyond edge jitter: elsewhere the output shows the input's own strokes, so it
+// cannot have lost or rewritten a word there, and its reading stands for the input's.
+import { estimateSkew } from '../analysis/measure.js';
+import type { RawImage } from '../image.js';
+import { deskew } from '../steps/document.js';
+import { toGrey, type Grey } from '../steps/pixels.js';
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface InkChangeOptions {
+  /** Resolution of both images (they must have the same size). */
+  dpi: number;
+  /**
+   * Smallest changed blob that counts, in pixels at 150 DPI (scaled with the resolution²). Edge jitter of
+   * up to one pixel around the other image's ink never counts.
+   */
+  minArea?: number;
+}
+
+export interface InkChanges {
+  /** Boxes (in the output's pixels) of ink removed or added beyond one pixel of the other image's ink. */
+  boxes: Box[];
+  /** The input's grey pixels in the output's geometry (rotated the same way when the output was deskewed). */
+  aligned: Grey;
+  /** Rotation (degrees) applied to the input to align it with the output; 0 when none was needed. */
+  angle: number;
+  /** Ink (1) of the aligned input and of the output. */
+  inputInk: Uint8Array;
+  outputInk: Uint8Array;
+}
+
+/** Ink (1) where a pixel is clearly darker than its neighbourhood (Bradley's mean threshold, window ≈ dpi/4). */
+export function inkMask(grey: Grey, dpi: number, darker = 0.25): Uint8Array {
+  const { width: w, height: h, data } = grey;
+  const integral = new Float64Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += data[y * w + x]!;
+      integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1]! + row;
+    }
+  }
+  const r = Math.max(4, Math.round(dpi / 8));
+  const ink = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(h, y + r + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(w, x + r + 1);
+      const sum =
+        integral[y1 * (w + 1) + x1]! -
+        integral[y0 * (w + 1) + x1]! -
+        integral[y1 * (w + 1) + x0]! +
+        integral[y0 * (w + 1) + x0]!;
+      const mean = sum / ((x1 - x0) * (y1 - y0));
+      if (data[y * w + x]! < mean * (1 - darker)) ink[y * w + x] = 1;
+    }
+  }
+  return ink;
+}
+
+/** 3 × 3 dilation of a 0/1 mask. */
+function dilate(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const rows = new Uint8Array(mask.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      rows[i] = mask[i]! | (x > 0 ? mask[i - 1]! : 0) | (x < w - 1 ? mask[i + 1]! : 0);
+    }
+  }
+  const out = new Uint8Array(mask.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      out[i] = rows[i]! | (y > 0 ? rows[i - w]! : 0) | (y < h - 1 ? rows[i + w]! : 0);
+    }
+  }
+  return out;
+}
+
+/**
+ * Bounding boxes of the 8-connected blobs of a 0/1 mask with at least minArea pixels. With `tile`, a blob wider
+ * or taller than a tile comes back as the tiles (tile × tile squares of a fixed grid) it touches: a cleaned page
+ * border or a removed stain then asks for the places it covers, not for its whole bounding box.
+ */
+export function blobs(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  minArea: number,
+  keep: (box: Box, area: number) => boolean = () => true,
+  tile = 0,
+): Box[] {
+  const tilesX = tile > 0 ? Math.ceil(w / tile) : 0;
+  const touched = new Set<number>();
+  const seen = new Uint8Array(mask.length);
+  const stack = new Int32Array(mask.length);
+  const boxes: Box[] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || seen[start]) continue;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let area = 0;
+    touched.clear();
+    let x0 = w;
+    let y0 = h;
+    let x1 = -1;
+    let y1 = -1;
+    while (top > 0) {
+      const i = stack[--top]!;
+      const x = i % w;
+      const y = (i - x) / w;
+      area++;
+      if (tile > 0) touched.add(Math.floor(y / tile) * tilesX + Math.floor(x / tile));
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= w) continue;
+          const j = ny * w + nx;
+          if (mask[j] && !seen[j]) {
+            seen[j] = 1;
+            stack[top++] = j;
+          }
+        }
+      }
+    }
+    const box = { x0, y0, x1: x1 + 1, y1: y1 + 1 };
+    if (area < minArea || !keep(box, area)) continue;
+    if (tile > 0 && (box.x1 - box.x0 > tile || box.y1 - box.y0 > tile)) {
+      for (const t of touched) {
+        const tx = (t % tilesX) * tile;
+        const ty = Math.floor(t / tilesX) * tile;
+        boxes.push({
+          x0: Math.max(tx, box.x0),
+          y0: Math.max(ty, box.y0),
+          x1: Math.min(tx + tile, box.x1),
+          y1: Math.min(ty + tile, box.y1),
+        });
+      }
+    } else boxes.push(box);
+  }
+  return boxes;
+}
+
+/**
+ * Aligns the input with the output (the plan deskews by the input's measured skew; when the output no longer
+ * shows that skew, the input is rotated the same way) and finds where their ink differs.
+ */
+export async function inkChanges(
+  input: RawImage,
+  output: RawImage,
+  opts: InkChangeOptions,
+): Promise<InkChanges> {
+  if (input.width !== output.width || input.height !== output.height) {
+    throw new RangeError('inkChanges compares images of the same size');
+  }
+  const inGrey = toGrey(input, 'max');
+  const outGrey = toGrey(output, 'max');
+  let aligned = inGrey;
+  let angle = 0;
+  const skew = estimateSkew(inGrey);
+  if (Math.abs(skew) >= 0.3 && Math.abs(estimateSkew(outGrey)) < Math.abs(skew) / 2) {
+    aligned = (await deskew.run(inGrey, { angle: skew })) as Grey;
+    angle = skew;
+  }
+  const { width: w, height: h } = outGrey;
+  const inInk = inkMask(aligned, opts.dpi);
+  const outInk = inkMask(outGrey, opts.dpi);
+  const inNear = dilate(inInk, w, h);
+  const outNear = dilate(outInk, w, h);
+  const changed = new Uint8Array(w * h);
+  for (let i = 0; i < changed.length; i++) {
+    // Removed: input ink with no output ink within a pixel; added: the other way round.
+    changed[i] = (inInk[i]! & (outNear[i]! ^ 1)) | (outInk[i]! & (inNear[i]! ^ 1));
+  }
+  const scale = (opts.dpi / 150) ** 2;
+  const tile = Math.round(opts.dpi / 4);
+  const boxes = blobs(changed, w, h, Math.max(1, Math.round((opts.minArea ?? 6) * scale)), undefined, tile);
+  return { boxes, aligned, angle, inputInk: inInk, outputInk: outInk };
+}
+
+/**
+ * Glyph-like blobs of the input's ink that no output word covers: text the output did not read at all (a
+ * line gone pale, a word the output's reading skipped). Thin rules and blobs taller than a large heading
+ * are left out; so are specks below minArea (pixels at 150 DPI).
+ */
+export function unreadInk(
+  ink: Uint8Array,
+  words: readonly Box[],
+  width: number,
+  height: number,
+  dpi: number,
+  minArea = 12,
+): Box[] {
+  const rest = Uint8Array.from(ink);
+  const pad = Math.max(1, Math.round(dpi / 75));
+  for (const word of words) {
+    const x0 = Math.max(0, Math.floor(word.x0) - pad);
+    const x1 = Math.min(width, Math.ceil(word.x1) + pad);
+    for (
+      let y = Math.max(0, Math.floor(word.y0) - pad);
+      y < Math.min(height, Math.ceil(word.y1) + pad);
+      y++
+    ) {
+      rest.fill(0, y * width + x0, y * width + x1);
+    }
+  }
+  const scale = dpi / 150;
+  const thin = 3 * scale;
+  const tall = 0.4 * dpi;
+  return blobs(rest, width, height, Math.max(1, Math.round(minArea * scale * scale)), (b) => {
+    const bw = b.x1 - b.x0;
+    const bh = b.y1 - b.y0;
+    return bh > thin && bw > thin / 2 && bh <= tall;
+  });
+}
+
+/**
+ * Widens a box across the ink of its own rows until a gap of at least `gap` empty columns on either side: a
+ * change in part of a word then covers the whole word of either image (the input's may be longer than what the
+ * output still shows, e.g. a year with its last digit cut off).
+ */
+export function growAlongInk(box: Box, masks: readonly Uint8Array[], width: number, gap: number): Box {
+  const occupied = (x: number): boolean => {
+    for (let y = box.y0; y < box.y1; y++) {
+      for (const m of masks) if (m[y * width + x]) return true;
+    }
+    return false;
+  };
+  let { x0, x1 } = box;
+  for (let x = x1, empty = 0; x < width && empty < gap; x++) {
+    if (occupied(x)) {
+      x1 = x + 1;
+      empty = 0;
+    } else empty++;
+  }
+  for (let x = x0 - 1, empty = 0; x >= 0 && empty < gap; x--) {
+    if (occupied(x)) {
+      x0 = x;
+      empty = 0;
+    } else empty++;
+  }
+  return { ...box, x0, x1 };
+}
