@@ -96,18 +96,6 @@ export async function restorePageInThread(
         keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
       );
       applied = plan.conservative.map((c) => c.name);
-      // The conservative steps flatten and deskew too, so they can lose the same words (text in a stain): they
-      // must pass the guard as well, or the page is returned as it came in.
-      const second = await guard.check(output);
-      if (second.accept) words = second.outputWords;
-      else {
-        output = image;
-        applied = [];
-        fallback = {
-          ...fallback,
-          reason: `${fallback.reason}; the conservative steps too, page kept as it was`,
-        };
-      }
     }
   }
   // Steps may change the resolution (upscaling); the page's physical size stays.
