@@ -8,7 +8,9 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
+import { otsuThreshold } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
+import { toGrey } from '../steps/pixels.js';
 import { cer } from './score.js';
 import { reduceBy } from './guard.js';
 import { readWith, type OcrResult } from './recognize.js';
@@ -39,29 +41,11 @@ interface Variant {
   params?: Record<string, string>;
 }
 
+/** The page binarised at its Otsu threshold (the engine's own, analysis/measure.ts). */
 function otsu(img: RawImage): RawImage {
-  const hist = new Array<number>(256).fill(0);
-  for (const v of img.data) hist[v]!++;
-  const total = img.data.length;
-  let sum = 0;
-  for (let i = 0; i < 256; i++) sum += i * hist[i]!;
-  let sumB = 0;
-  let wB = 0;
-  let best = 0;
-  let threshold = 128;
-  for (let t = 0; t < 256; t++) {
-    wB += hist[t]!;
-    if (wB === 0) continue;
-    const wF = total - wB;
-    if (wF === 0) break;
-    sumB += t * hist[t]!;
-    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
-    if (between > best) {
-      best = between;
-      threshold = t;
-    }
-  }
-  return { ...img, data: img.data.map((v) => (v > threshold ? 255 : 0)) };
+  const grey = toGrey(img);
+  const threshold = otsuThreshold(grey);
+  return { ...grey, data: grey.data.map((v) => (v > threshold ? 255 : 0)) };
 }
 
 const all: Variant[] = [
