@@ -11,15 +11,10 @@ import { threadServices, type GuardRead } from '../pipeline/thread-services.js';
 import { createDefaultRegistry } from '../steps/index.js';
 import type { GuardResult } from './guard.js';
 import { terminateOcr } from './index.js';
-import { cer } from './score.js';
+import { cer, takeOption } from './score.js';
 
 const args = process.argv.slice(2);
-function option(name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const [value] = args.splice(i, 2).slice(1);
-  return value;
-}
+const option = (name: string) => takeOption(args, name);
 const evalDir = option('--eval') ?? '/work/shared/eval/public';
 const pages = (option('--pages') ?? 'degraded,clean').split(',');
 const modes = (option('--modes') ?? 'off,full,changed').split(',') as ('off' | GuardRead)[];

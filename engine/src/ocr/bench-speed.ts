@@ -11,18 +11,13 @@ import Tesseract from 'tesseract.js';
 import { otsuThreshold } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
 import { toGrey } from '../steps/pixels.js';
-import { cer } from './score.js';
+import { cer, takeOption } from './score.js';
 import { reduceBy } from './guard.js';
 import { readWith, type OcrResult } from './recognize.js';
 import { ENG_LANG_PATH } from './worker.js';
 
 const args = process.argv.slice(2);
-function option(name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const [value] = args.splice(i, 2).slice(1);
-  return value;
-}
+const option = (name: string) => takeOption(args, name);
 const evalDir = option('--eval') ?? '/work/shared/eval/public';
 const wanted = option('--variants')?.split(',');
 const samples =

@@ -8,15 +8,10 @@ import sharp from 'sharp';
 import type { RawImage } from '../image.js';
 import { recognizeWordsPaddle, recognizeWordsTesseract, terminateOcr, warmPaddle } from './index.js';
 import type { OcrResult } from './recognize.js';
-import { bow, cer } from './score.js';
+import { bow, cer, takeOption } from './score.js';
 
 const args = process.argv.slice(2);
-function option(name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const [value] = args.splice(i, 2).slice(1);
-  return value;
-}
+const option = (name: string) => takeOption(args, name);
 const evalDir = option('--eval') ?? '/work/shared/eval/public';
 const only = option('--only');
 const samples = args.length > 0 ? args : ['doc_005', 'doc_011', 'doc_017', 'doc_022', 'doc_026', 'doc_028'];

@@ -43,3 +43,11 @@ export function bow(hypothesis: string, reference: string): number {
   const nr = [...r.values()].reduce((a, b) => a + b, 0);
   return nh + nr === 0 ? 0 : 1 - (2 * common) / (nh + nr);
 }
+
+/** Removes `name value` from the command-line arguments of an OCR benchmark script and returns the value. */
+export function takeOption(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const [value] = args.splice(i, 2).slice(1);
+  return value;
+}
