@@ -1,7 +1,7 @@
 // HTTP surface of the files domain (spec §7). Thin: read the request, call FileService, shape the answer.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ErrorSchema } from '../auth/auth.schemas.js';
 import { BadRequestError, HttpError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
@@ -17,6 +17,7 @@ import {
   ZipBody,
 } from './file.schemas.js';
 import type { Download, FileService } from './file-service.js';
+import { lingerAfterAnswer } from './lingering-close.js';
 import { formatMegabytes, readPart } from './upload-reader.js';
 
 export interface FilesRoutesOptions {
@@ -72,9 +73,10 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
     await Promise.resolve();
   });
 
-  /** Answers 413 and closes the connection so the unread rest of the body is not drained. */
-  function refuseTooLarge(reply: FastifyReply): never {
+  /** Answers 413 and closes the connection so the unread rest of the body is not kept; see lingering-close. */
+  function refuseTooLarge(request: FastifyRequest, reply: FastifyReply): never {
     reply.header('connection', 'close');
+    lingerAfterAnswer(request.raw);
     throw new PayloadTooLargeError(tooLarge);
   }
 
@@ -91,7 +93,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
       // A declared body that cannot fit is refused before a byte of it is read.
       onRequest: async (request, reply) => {
         const declared = Number(request.headers['content-length'] ?? 0);
-        if (declared > maxUploadBytes + MULTIPART_OVERHEAD_BYTES) refuseTooLarge(reply);
+        if (declared > maxUploadBytes + MULTIPART_OVERHEAD_BYTES) refuseTooLarge(request, reply);
         await Promise.resolve();
       },
     },
@@ -100,7 +102,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
       if (!part || part.fieldname !== 'file')
         throw new BadRequestError('Expected the file in multipart field "file"');
       const read = await readPart(part, true);
-      if (!read.ok) refuseTooLarge(reply);
+      if (!read.ok) refuseTooLarge(request, reply);
       const jobId = randomUUID();
       const file = await service.createOriginal(request.user.id, part.filename, read.bytes, jobId);
       return { file_id: file.id, job_id: jobId, file };

@@ -190,6 +190,7 @@ describe('refused uploads leave nothing behind', () => {
     const result = await new Promise<{ status: number; connection: string | undefined; sentMb: number }>(
       (resolve, reject) => {
         let sent = 0;
+        let answered = false;
         const req = request(
           {
             host: url.hostname,
@@ -203,6 +204,7 @@ describe('refused uploads leave nothing behind', () => {
             },
           },
           (res) => {
+            answered = true;
             res.resume();
             resolve({
               status: res.statusCode ?? 0,
@@ -212,8 +214,9 @@ describe('refused uploads leave nothing behind', () => {
             req.destroy();
           },
         );
+        // Before the answer, any error is a failure: a reset there means the 413 was lost on the way.
         req.on('error', (error) => {
-          if (sent === 0) reject(error);
+          if (!answered) reject(error);
         });
         req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n\r\n`);
         // Up to 100 MB (ten times the limit, so socket buffers and a loaded machine leave a wide margin), one
