@@ -6,17 +6,36 @@ const dir = process.argv[2] ?? 'test-results';
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Failures are listed again here, at the end of the output, where a log cut to its last lines still shows them.
+const failures = [];
 for (const name of readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .sort()) {
   const report = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-  const suiteFailed = report.numFailedTests + (report.success ? 0 : report.numFailedTestSuites);
-  console.log(
-    `${name.replace(/\.json$/, '').padEnd(18)} ${report.numPassedTests} passed, ${suiteFailed} failed`,
-  );
+  const suite = name.replace(/\.json$/, '');
+  const before = failures.length;
+  for (const file of report.testResults) {
+    const where = `${suite} ${file.name.replace(/^.*?\/(test|src)\//, '$1/')}`;
+    const failedTests = file.assertionResults.filter((t) => t.status === 'failed');
+    for (const test of failedTests) {
+      const message = (test.failureMessages[0] ?? '').split('\n')[0].slice(0, 160);
+      failures.push(
+        `FAILED ${where} › ${test.fullName} (${(test.duration / 1000).toFixed(0)} s): ${message}`,
+      );
+    }
+    // A file that failed outside its tests (a hook, an import) has no failed test to show.
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push(`FAILED ${where}: ${(file.message ?? '').split('\n')[0].slice(0, 160)}`);
+  }
+  // A run that failed without naming a test or file (say, vitest itself) still counts as one failure.
+  if (!report.success && failures.length === before)
+    failures.push(`FAILED ${suite}: the run did not succeed`);
+  const suiteFailed = failures.length - before;
+  console.log(`${suite.padEnd(18)} ${report.numPassedTests} passed, ${suiteFailed} failed`);
   passed += report.numPassedTests;
   failed += suiteFailed;
   skipped += report.numPendingTests + report.numTodoTests;
 }
+for (const line of failures) console.log(line);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
