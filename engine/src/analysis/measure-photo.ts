@@ -92,9 +92,7 @@ export function edgeBlur(img: RawImage): number {
   const s0 = 1;
   const blurred = gaussianBlur(src, width, height, s0);
   const g0 = gradientMagnitude(src, width, height);
-  const g1 = gradientMagnitude(blurred, width, height);
-  const sorted = Float32Array.from(g0).sort();
-  const threshold = Math.max(8, sorted[Math.floor(sorted.length * 0.97)]!);
+  const threshold = Math.max(8, quantile(g0, 0.97));
   const sigmas: number[] = [];
   for (let y = 2; y < height - 2; y++) {
     for (let x = 2; x < width - 2; x++) {
@@ -109,13 +107,43 @@ export function edgeBlur(img: RawImage): number {
             break;
           }
       if (!isMax) continue;
-      const r = Math.max(1.0001, g / Math.max(1e-6, g1[i]!));
+      // The blurred copy's gradient is needed at these few maxima only.
+      const r = Math.max(1.0001, g / Math.max(1e-6, Math.fround(sobel(blurred, width, i))));
       sigmas.push(s0 / Math.sqrt(r * r - 1));
     }
   }
   if (sigmas.length < 50) return 0;
   sigmas.sort((a, b) => a - b);
   return sigmas[Math.floor(sigmas.length / 2)]!;
+}
+
+/**
+ * The value at rank floor(n·q) of the sorted values, exactly, without sorting them all: a histogram finds the
+ * bin that holds that rank, and only that bin's values are sorted.
+ */
+export function quantile(values: Float32Array, q: number): number {
+  const n = values.length;
+  const rank = Math.min(n - 1, Math.floor(n * q));
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!(max > min)) return min;
+  const bins = 4096;
+  const scale = (bins - 1) / (max - min);
+  const counts = new Uint32Array(bins);
+  for (let i = 0; i < n; i++) counts[Math.floor((values[i]! - min) * scale)]!++;
+  let bin = 0;
+  let below = 0;
+  while (below + counts[bin]! <= rank) below += counts[bin++]!;
+  const inBin = new Float32Array(counts[bin]!);
+  let k = 0;
+  for (let i = 0; i < n; i++) if (Math.floor((values[i]! - min) * scale) === bin) inBin[k++] = values[i]!;
+  inBin.sort();
+  return inBin[rank - below]!;
 }
 
 export interface FadeLevels {
@@ -150,46 +178,58 @@ export function gaussianBlur(src: Float32Array, width: number, height: number, s
   for (let i = 0; i < k.length; i++) k[i]! /= sum;
   const tmp = new Float32Array(src.length);
   const out = new Float32Array(src.length);
+  // Pixels within r of an edge clamp their taps; the others (nearly all) skip the clamping.
   for (let y = 0; y < height; y++) {
+    const row = y * width;
     for (let x = 0; x < width; x++) {
       let acc = 0;
-      for (let i = -r; i <= r; i++)
-        acc += k[i + r]! * src[y * width + Math.min(width - 1, Math.max(0, x + i))]!;
-      tmp[y * width + x] = acc;
+      if (x >= r && x < width - r) {
+        for (let i = -r; i <= r; i++) acc += k[i + r]! * src[row + x + i]!;
+      } else {
+        for (let i = -r; i <= r; i++) acc += k[i + r]! * src[row + Math.min(width - 1, Math.max(0, x + i))]!;
+      }
+      tmp[row + x] = acc;
     }
   }
   for (let y = 0; y < height; y++) {
+    const inside = y >= r && y < height - r;
     for (let x = 0; x < width; x++) {
       let acc = 0;
-      for (let i = -r; i <= r; i++)
-        acc += k[i + r]! * tmp[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
+      if (inside) {
+        for (let i = -r; i <= r; i++) acc += k[i + r]! * tmp[(y + i) * width + x]!;
+      } else {
+        for (let i = -r; i <= r; i++)
+          acc += k[i + r]! * tmp[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
+      }
       out[y * width + x] = acc;
     }
   }
   return out;
 }
 
+/** Sobel gradient magnitude at pixel i (not on the border). */
+function sobel(src: Float32Array, width: number, i: number): number {
+  const gx =
+    src[i - width + 1]! +
+    2 * src[i + 1]! +
+    src[i + width + 1]! -
+    src[i - width - 1]! -
+    2 * src[i - 1]! -
+    src[i + width - 1]!;
+  const gy =
+    src[i + width - 1]! +
+    2 * src[i + width]! +
+    src[i + width + 1]! -
+    src[i - width - 1]! -
+    2 * src[i - width]! -
+    src[i - width + 1]!;
+  return Math.sqrt(gx * gx + gy * gy);
+}
+
 function gradientMagnitude(src: Float32Array, width: number, height: number): Float32Array {
   const out = new Float32Array(src.length);
   for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      const gx =
-        src[i - width + 1]! +
-        2 * src[i + 1]! +
-        src[i + width + 1]! -
-        src[i - width - 1]! -
-        2 * src[i - 1]! -
-        src[i + width - 1]!;
-      const gy =
-        src[i + width - 1]! +
-        2 * src[i + width]! +
-        src[i + width + 1]! -
-        src[i - width - 1]! -
-        2 * src[i - width]! -
-        src[i - width + 1]!;
-      out[i] = Math.hypot(gx, gy);
-    }
+    for (let x = 1; x < width - 1; x++) out[y * width + x] = sobel(src, width, y * width + x);
   }
   return out;
 }
