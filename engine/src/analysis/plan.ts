@@ -98,6 +98,9 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   const skew = estimateSkew(grey);
   measures.skew = skew;
   if (Math.abs(skew) >= 0.3) both({ name: 'deskew', params: { angle: skew } });
+  // Like remove-speckles, it finds its own damage (none on any clean public page); after deskew, so that a
+  // column rule of a skewed scan is straight again and stays.
+  steps.push({ name: 'remove-scratches', params: { dpi } });
   // Faded ink (even the darkest pixels are light grey): Tesseract reads nothing until the ink is darkened.
   const inkLevel = percentile(histogram(grey.data), grey.data.length, 0.005);
   measures.inkLevel = inkLevel;

@@ -541,6 +541,76 @@ export const restoreInkContrast: Step = {
   },
 };
 
+/**
+ * Scratch marks on a flattened page: the pixels of thin, long, pale lines that keep clear of the ink (more than two
+ * pixels from any dark stroke), curved or slanted. Text is safe four ways: its pale edge pixels all lie next to
+ * dark strokes; pale print forms glyph-sized or thick blobs, not long thin ones; straight rules (form lines,
+ * underlines) run along the page's axes and are left alone, like folds; and a line with anything standing up from it (pale
+ * letters touching a rule) is not a scratch. Returns the scratch mask (1 = scratch).
+ */
+export function findScratches(grey: Grey, dpi: number): Uint8Array {
+  const { width, height, data } = grey;
+  const s = dpi / 150;
+  const core = new Uint8Array(width * height);
+  for (let i = 0; i < core.length; i++) core[i] = data[i]! < 90 ? 1 : 0;
+  const nearInk = rankFilter(core, width, height, Math.max(2, Math.round(2 * s)), true);
+  const pale = new Uint8Array(width * height);
+  for (let i = 0; i < pale.length; i++) pale[i] = data[i]! < 235 && !nearInk[i] ? 1 : 0;
+  const { labels, areas } = labelDark(pale, width, height);
+  const boxes = componentBoxes(labels, areas.length, width);
+  // At least 0.4 inch long, at most about 2.5 px thick on average, and slanted by more than 8° from both axes:
+  // rules run along the axes, and so do folds and creases, which cross the text and need a repair of their own.
+  const minLength = 0.4 * dpi;
+  const minSlope = Math.tan((8 * Math.PI) / 180);
+  const scratch = areas.map((area, id) => {
+    const b = boxes[id]!;
+    const w = b.x1 - b.x0 + 1;
+    const h = b.y1 - b.y0 + 1;
+    const length = Math.hypot(w, h);
+    return (
+      length >= minLength &&
+      area <= 2.5 * s * length &&
+      Math.min(w, h) > 4 * s &&
+      Math.min(w, h) > minSlope * Math.max(w, h)
+    );
+  });
+  // A scratch is a curve: across its length, every slice (column of a flat one, row of a steep one) holds only a
+  // few pixels. A pale rule with pale letters touching it fails here: the letters stand up from the line.
+  const maxSlice = Math.max(3, Math.round(3 * s));
+  const slices = new Map<number, Uint16Array>();
+  scratch.forEach((ok, id) => {
+    const b = boxes[id]!;
+    if (ok) slices.set(id, new Uint16Array(Math.max(b.x1 - b.x0, b.y1 - b.y0) + 1));
+  });
+  for (let i = 0; i < labels.length; i++) {
+    const id = labels[i]!;
+    const counts = id >= 0 ? slices.get(id) : undefined;
+    if (!counts) continue;
+    const b = boxes[id]!;
+    const x = i % width;
+    const y = (i - x) / width;
+    const k = b.x1 - b.x0 >= b.y1 - b.y0 ? x - b.x0 : y - b.y0;
+    if (++counts[k]! > maxSlice) scratch[id] = false;
+  }
+  const mask = new Uint8Array(width * height);
+  for (let i = 0; i < mask.length; i++) if (labels[i]! >= 0 && scratch[labels[i]!]) mask[i] = 1;
+  return mask;
+}
+
+export const removeScratches: Step = {
+  name: 'remove-scratches',
+  kind: 'document',
+  description:
+    'Whitens thin, long, pale scratch lines that keep clear of the ink (curved or slanted; straight rules stay)',
+  run(img, params) {
+    const grey = toGrey(img, 'max');
+    const mask = findScratches(grey, num(params, 'dpi', 150));
+    const out = createImage(grey.width, grey.height, 1);
+    for (let i = 0; i < out.data.length; i++) out.data[i] = mask[i] ? 255 : grey.data[i]!;
+    return out;
+  },
+};
+
 export const documentSteps: Step[] = [
   whitenPaper,
   cleanBorders,
@@ -548,6 +618,7 @@ export const documentSteps: Step[] = [
   clearEdgeMarks,
   removeSaltPepper,
   removeSpeckles,
+  removeScratches,
   deskew,
   stretchContrast,
   restoreInkContrast,

@@ -5,6 +5,8 @@ import { createDefaultRegistry } from '../../src/steps/index.js';
 import { createImage } from '../../src/image.js';
 import { toGrey } from '../../src/steps/pixels.js';
 import { backgroundUnevenness, crop, mean } from './helpers.js';
+import { decodePage, loadDocument } from '../../src/io/decode.js';
+import { evalFile } from '../helpers.js';
 
 const steps = createDefaultRegistry();
 const run = async (name: string, img: Parameters<ReturnType<typeof steps.get>['run']>[0], params = {}) =>
@@ -125,6 +127,47 @@ describe('document steps on real eval crops', () => {
     expect(estimatePaperNoise(scan)).toBeLessThan(1);
     const smoothed = toGrey(await run('smooth-document', phone), 'max');
     expect(estimatePaperNoise(smoothed)).toBeLessThan(estimatePaperNoise(phone) * 0.7);
+  });
+
+  it('remove-scratches whitens a scratch in the margin and keeps the heading rule and the text', async () => {
+    // doc_005 (scratches), the top right: a thin slanted scratch crossing the black rule under the title.
+    const box = { left: 700, top: 0, width: 575, height: 420 };
+    const flat = await run('flatten-background', toGrey(await crop('doc_005', 'degraded.png', box), 'max'));
+    const clean = toGrey(await crop('doc_005', 'clean.png', box), 'max');
+    const out = toGrey(await run('remove-scratches', flat), 'max');
+    // Pixels far darker than the clean page: the scratch.
+    const marks = (g: typeof flat) => g.data.filter((v, i) => clean.data[i]! - v > 40).length;
+    expect(marks(flat)).toBeGreaterThan(100);
+    expect(marks(out)).toBeLessThan(marks(flat) * 0.6);
+    // Nothing the clean page has as ink was whitened.
+    const lostInk = out.data.filter((v, i) => clean.data[i]! < 128 && v > 200).length;
+    expect(lostInk).toBe(flat.data.filter((v, i) => clean.data[i]! < 128 && v > 200).length);
+  });
+
+  it('remove-scratches leaves a pale form with letters touching its rules alone, and every clean page', async () => {
+    const form = await run(
+      'flatten-background',
+      toGrey(await crop('doc_006', 'degraded.png', { left: 350, top: 300, width: 900, height: 300 }), 'max'),
+    );
+    expect(Array.from(toGrey(await run('remove-scratches', form), 'max').data)).toEqual(
+      Array.from(form.data),
+    );
+    const page = await run(
+      'flatten-background',
+      toGrey(await crop('doc_016', 'clean.png', { left: 0, top: 0, width: 1275, height: 1650 }), 'max'),
+    );
+    expect(Array.from(toGrey(await run('remove-scratches', page), 'max').data)).toEqual(
+      Array.from(page.data),
+    );
+  });
+
+  it('remove-scratches leaves a fold across the page alone (it crosses the text and needs a repair of its own)', async () => {
+    // pdf_003 page 4: a nearly horizontal fold line runs across both columns.
+    const { image, dpi } = await decodePage(await loadDocument(evalFile('pdf_003', 'degraded.pdf')), 3);
+    const flat = await run('flatten-background', toGrey(image, 'max'), { dpi });
+    const out = await run('remove-scratches', flat, { dpi });
+    const band = (g: typeof flat) => Array.from(g.data.subarray(560 * g.width, 640 * g.width));
+    expect(band(toGrey(out, 'max'))).toEqual(band(flat));
   });
 
   it('stretch-contrast darkens faded ink against the paper', async () => {
