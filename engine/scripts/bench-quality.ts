@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { closeEnginePool, restore } from '../src/index.js';
+import { closeEnginePool, describeFallback, restore } from '../src/index.js';
 
 const engineDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(engineDir, '..');
@@ -41,6 +41,9 @@ interface Timing {
   failedPages: number;
   /** Pages where the word guard rejected the full plan and the conservative steps were used */
   fallbackPages: number;
+  /** Pages where some words took the conservative steps' pixels, and how many words */
+  patchedPages: number;
+  patchedWords: number;
 }
 
 /** Restores one input file into `dir/<name>.<ext>` and logs its plan. */
@@ -50,7 +53,7 @@ async function restoreSample(name: string, input: string, dir: string): Promise<
   const seconds = (performance.now() - started) / 1000;
   await writeFile(path.join(dir, `${name}.${result.extension}`), result.bytes);
   console.log(
-    `${name.padEnd(10)} ${seconds.toFixed(2).padStart(6)} s  ${result.pages.map((p) => (p.ok ? `${p.kind}: ${p.steps.join(',')}${p.fallback ? ` (guard fallback: ${p.fallback.reason}; ${p.fallback.lostWords.slice(0, 3).join(', ')})` : ''}` : `FAILED ${p.error}`)).join(' | ')}`,
+    `${name.padEnd(10)} ${seconds.toFixed(2).padStart(6)} s  ${result.pages.map((p) => (p.ok ? `${p.kind}: ${p.steps.join(',')}${p.fallback ? ` (${describeFallback(p.fallback)})` : ''}` : `FAILED ${p.error}`)).join(' | ')}`,
   );
   return {
     name,
@@ -58,7 +61,9 @@ async function restoreSample(name: string, input: string, dir: string): Promise<
     pages: result.pages.length,
     seconds,
     failedPages: result.pages.filter((p) => !p.ok).length,
-    fallbackPages: result.pages.filter((p) => p.fallback).length,
+    fallbackPages: result.pages.filter((p) => p.fallback && !p.fallback.words).length,
+    patchedPages: result.pages.filter((p) => p.fallback?.words).length,
+    patchedWords: result.pages.reduce((n, p) => n + (p.fallback?.words ?? 0), 0),
   };
 }
 
@@ -221,7 +226,9 @@ async function run(): Promise<void> {
   );
   const fallbackPages = docs.reduce((a, t) => a + t.fallbackPages, 0);
   console.log(
-    `word guard: ${fallbackPages} of ${docPages} document pages fell back to the conservative steps` +
+    `word guard: ${fallbackPages} of ${docPages} document pages fell back to the conservative steps, ` +
+      `${docs.reduce((a, t) => a + t.patchedPages, 0)} had ${docs.reduce((a, t) => a + t.patchedWords, 0)} ` +
+      'words patched from them' +
       (process.env.FOLIO_ENGINE_OCR === 'off' ? ' (OCR and guard off: FOLIO_ENGINE_OCR=off)' : ''),
   );
   if (cleanNames.length) await reportCleanPages(cleanNames, cleanOut);

@@ -8,7 +8,7 @@ export { loadDocument, type Doc, type PageSize } from './io/decode.js';
 export type { OcrWord } from './io/encode.js';
 export type { RestoreMode } from './analysis/plan.js';
 export type { PageKind } from './analysis/measure.js';
-export type { PageOptions, RestoredPage } from './pipeline/page.js';
+export { describeFallback, type PageOptions, type RestoredPage } from './pipeline/page.js';
 export {
   DEFAULT_PAGE_TIMEOUT_MS,
   assembleOutput,

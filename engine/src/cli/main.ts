@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { RestoreMode } from '../analysis/plan.js';
 import { EngineInputError } from '../errors.js';
 import { closeEnginePool } from '../pipeline/pool.js';
+import { describeFallback } from '../pipeline/page.js';
 import { restore } from '../pipeline/restore.js';
 
 const USAGE = 'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--keep-temp]';
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
         ? `${page.kind}: ${page.steps.join(', ') || 'no change needed'}`
         : `failed: ${page.error}`;
       console.error(
-        `  page ${page.index + 1} ${what} (${page.ms} ms)${page.fallback ? ' [guard fallback]' : ''}`,
+        `  page ${page.index + 1} ${what} (${page.ms} ms)${page.fallback ? ` [${describeFallback(page.fallback)}]` : ''}`,
       );
     }
     console.error(

@@ -35,6 +35,43 @@ export interface InkChanges {
   outputInk: Uint8Array;
 }
 
+export function intersects(a: Box, b: Box): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+export function union(a: Box, b: Box): Box {
+  return {
+    x0: Math.min(a.x0, b.x0),
+    y0: Math.min(a.y0, b.y0),
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
+  };
+}
+
+/**
+ * The grey pixels inside the boxes (whole pixels, inside the image), cropped to the boxes' extent and white
+ * elsewhere: one OCR call reads all the boxes; x0/y0 shift what it reads back to page coordinates.
+ */
+export function maskedCrop(grey: Grey, boxes: readonly Box[]): { image: Grey; x0: number; y0: number } {
+  const clipped = boxes.map((b) => ({
+    x0: Math.max(0, Math.floor(b.x0)),
+    y0: Math.max(0, Math.floor(b.y0)),
+    x1: Math.min(grey.width, Math.ceil(b.x1)),
+    y1: Math.min(grey.height, Math.ceil(b.y1)),
+  }));
+  const all = clipped.reduce(union);
+  const w = Math.max(1, all.x1 - all.x0);
+  const h = Math.max(1, all.y1 - all.y0);
+  const data = new Uint8Array(w * h).fill(255);
+  for (const b of clipped) {
+    for (let y = b.y0; y < b.y1; y++) {
+      const row = y * grey.width;
+      data.set(grey.data.subarray(row + b.x0, row + b.x1), (y - all.y0) * w + b.x0 - all.x0);
+    }
+  }
+  return { image: { width: w, height: h, channels: 1, data }, x0: all.x0, y0: all.y0 };
+}
+
 /** Ink (1) where a pixel is clearly darker than its neighbourhood (Bradley's mean threshold, window ≈ dpi/4). */
 export function inkMask(grey: Grey, dpi: number, darker = 0.25): Uint8Array {
   const { width: w, height: h, data } = grey;

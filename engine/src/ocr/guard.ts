@@ -2,7 +2,8 @@
 // reads clearly must still be read in the output; otherwise the page (or the line) is rejected and the
 // caller falls back to conservative steps.
 import type { RawImage } from '../image.js';
-import { growAlongInk, inkChanges, unreadInk, type Box } from './changes.js';
+import type { Grey } from '../steps/pixels.js';
+import { growAlongInk, inkChanges, intersects, maskedCrop, union, unreadInk, type Box } from './changes.js';
 import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from './recognize.js';
 
 export interface GuardOptions {
@@ -75,6 +76,8 @@ export interface GuardRegion {
   repairedWords: ChangedWord[];
   lostWords: string[];
   changedWords: ChangedWord[];
+  /** The lost and changed words as the input read them (same coordinates as the line) */
+  badWords: OcrWord[];
   accept: boolean;
 }
 
@@ -95,6 +98,14 @@ export interface GuardResult {
   regions: GuardRegion[];
   inputOcr: OcrResult;
   outputOcr: OcrResult;
+  /**
+   * Where the input's words (and so the regions) lie: 'output' when they were read on the input aligned with
+   * the output (same coordinates as outputOcr), 'input' when read on the input as it came (a deskewed output
+   * no longer lines up with them).
+   */
+  frame: 'output' | 'input';
+  /** With frame 'output': the input's grey pixels (brightest channel) turned like the output, at the input's size. */
+  alignedInput?: Grey;
   /** Factors from outputOcr's coordinates to the output's pixels (not 1 when it was read at the input's size) */
   outputScale: { x: number; y: number };
   /**
@@ -158,6 +169,16 @@ function isRepair(inputKey: string, outputKey: string): boolean {
   return inputKey.length >= 5 && !/\d/.test(inputKey + outputKey) && editDistance(inputKey, outputKey) === 1;
 }
 
+/** Whether one of `words` (same coordinates) reads `word` at its place, exactly or as a repair of it. */
+export function readAtPlace(word: OcrWord, words: readonly OcrWord[]): boolean {
+  const key = wordKey(word.text);
+  return words.some((w) => {
+    if (overlapShare(word, w) <= 0.3) return false;
+    const other = wordKey(w.text);
+    return other === key || isRepair(key, other);
+  });
+}
+
 interface Pending {
   word: OcrWord;
   key: string;
@@ -170,7 +191,7 @@ export function compareWords(
   output: OcrResult,
   scale: { x: number; y: number },
   options: Partial<GuardOptions> = {},
-): Omit<GuardResult, 'inputOcr' | 'outputOcr' | 'outputScale'> {
+): Omit<GuardResult, 'inputOcr' | 'outputOcr' | 'outputScale' | 'frame'> {
   const opts = { ...DEFAULT_GUARD_OPTIONS, ...options };
   // Output words in input coordinates; each can vouch for one input word.
   const outputWords = output.words.map((w) => scaled(w, 1 / scale.x, 1 / scale.y));
@@ -193,6 +214,7 @@ export function compareWords(
       repairedWords: [],
       lostWords: [],
       changedWords: [],
+      badWords: [],
       accept: true,
     };
     for (const word of line.words) {
@@ -236,6 +258,7 @@ export function compareWords(
     if (there.length > 0)
       region.changedWords.push({ input: word.text, output: there.map((o) => o.text).join(' ') });
     else region.lostWords.push(word.text);
+    region.badWords.push(word);
     if (/\d/.test(key)) digitFailure = true;
   }
 
@@ -304,19 +327,6 @@ export function reduceBy(img: RawImage, fx: number, fy: number): RawImage {
     }
   }
   return { data, width, height, channels: img.channels };
-}
-
-function intersects(a: Box, b: Box): boolean {
-  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-}
-
-function union(a: Box, b: Box): Box {
-  return {
-    x0: Math.min(a.x0, b.x0),
-    y0: Math.min(a.y0, b.y0),
-    x1: Math.max(a.x1, b.x1),
-    y1: Math.max(a.y1, b.y1),
-  };
 }
 
 /**
@@ -444,31 +454,20 @@ export async function guardPage(
     const share = lineArea > 0 ? covered / lineArea : boxes.length > 0 ? 1 : 0;
     const full = share > (opts.maxRereadShare ?? 0.8);
     let inputOcr: OcrResult;
+    let frame: GuardResult['frame'] = 'output';
     if (full) {
       inputOcr = await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi });
+      frame = changes.angle === 0 ? 'output' : 'input';
     } else {
       let reread: OcrResult = { text: '', words: [], lines: [] };
       if (boxes.length > 0) {
         // One reading of the aligned input, cropped to the boxes' extent, with everything outside the boxes
         // whitened; words and lines are shifted back to page coordinates.
-        const { aligned } = changes;
-        const all = boxes.reduce(union);
-        const w = all.x1 - all.x0;
-        const h = all.y1 - all.y0;
-        const masked = new Uint8Array(w * h).fill(255);
-        for (const b of boxes) {
-          for (let y = b.y0; y < b.y1; y++) {
-            const row = y * aligned.width;
-            masked.set(aligned.data.subarray(row + b.x0, row + b.x1), (y - all.y0) * w + b.x0 - all.x0);
-          }
-        }
+        const crop = maskedCrop(changes.aligned, boxes);
         reread = shifted(
-          await recognizeWords(
-            { width: w, height: h, channels: 1, data: masked },
-            { psm: opts.psm, dpi: opts.dpi },
-          ),
-          all.x0,
-          all.y0,
+          await recognizeWords(crop.image, { psm: opts.psm, dpi: opts.dpi }),
+          crop.x0,
+          crop.y0,
         );
       }
       inputOcr = mergedReading(reread, outputOcr, boxes);
@@ -477,6 +476,8 @@ export async function guardPage(
       ...compareWords(inputOcr, outputOcr, { x: 1, y: 1 }, opts),
       inputOcr,
       outputOcr,
+      frame,
+      alignedInput: changes.aligned,
       outputScale: { x: fx, y: fy },
       reread: {
         boxes,
@@ -495,6 +496,7 @@ export async function guardPage(
       ...compareWords(inputOcr, outputOcr, { x: 1, y: 1 }, opts),
       inputOcr,
       outputOcr,
+      frame: 'input',
       outputScale: { x: fx, y: fy },
     };
   }
@@ -504,6 +506,7 @@ export async function guardPage(
     ...compareWords(inputOcr, outputOcr, scale, opts),
     inputOcr,
     outputOcr,
+    frame: 'input',
     outputScale: { x: 1, y: 1 },
   };
 }

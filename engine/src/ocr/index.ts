@@ -36,6 +36,7 @@ export {
   DEFAULT_GUARD_OPTIONS,
   compareWords,
   guardPage,
+  readAtPlace,
   reduceBy,
   rereadBoxes,
   wordKey,
@@ -46,6 +47,8 @@ export {
 } from './guard.js';
 export {
   blobs,
+  maskedCrop,
+  union,
   inkChanges,
   inkMask,
   unreadInk,

@@ -9,7 +9,16 @@ import type { RawImage } from '../image.js';
 import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
+import { mergeWords } from './patch.js';
+import { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 import type { PageServices } from './services.js';
+
+/**
+ * Words are patched one by one while their lines are at most this share of the lines the guard checked (or two
+ * lines); beyond it the damage is page-wide (lines without a clearly read word to check are likely hurt too), so
+ * the whole page falls back.
+ */
+const MAX_PATCHED_LINE_SHARE = 0.5;
 
 export interface PageOptions {
   mode?: RestoreMode;
@@ -33,10 +42,25 @@ export interface RestoredPage {
   kind: PageKind;
   /** Names of the steps applied, in order. */
   steps: string[];
-  /** Set when the word guard rejected the full plan and the conservative steps were used. */
-  fallback?: { reason: string; lostWords: string[] };
+  /**
+   * Set when the word guard found clearly read words lost or changed: `words` of them were patched, word by
+   * word, from the `sources` named in word-fallback.ts; without `words`, the whole page shows the conservative
+   * steps' output (the full plan was rejected).
+   */
+  fallback?: { reason: string; lostWords: string[]; words?: number; sources?: WordSources };
   measures: Record<string, number>;
   ms: number;
+}
+
+/** One line about a guard fallback, for logs: what was patched or that the whole page fell back, and why. */
+export function describeFallback(fallback: NonNullable<RestoredPage['fallback']>): string {
+  const examples = fallback.lostWords.slice(0, 3).join(', ');
+  if (!fallback.words) return `guard fallback, whole page: ${fallback.reason}; ${examples}`;
+  const s = fallback.sources;
+  const from = s
+    ? ` (${s.output} kept as restored, ${s.conservative} from the conservative steps, ${s.input} from the input)`
+    : '';
+  return `guard patched ${fallback.words} word(s)${from}: ${fallback.reason}; ${examples}`;
 }
 
 async function keep(dir: string | undefined, name: string, img: RawImage): Promise<void> {
@@ -84,24 +108,50 @@ export async function restorePageInThread(
   let applied = calls.map((c) => c.name);
   let fallback: RestoredPage['fallback'];
   let words: OcrWord[] | undefined;
-  if (guard) {
-    const verdict = await guard.check(output);
-    words = verdict.accept ? verdict.outputWords : undefined;
-    if (!verdict.accept) {
-      fallback = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
-      output = await runSteps(
-        image,
-        plan.conservative,
-        registry,
-        keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
-      );
-      applied = plan.conservative.map((c) => c.name);
-    }
-  }
   // Steps may change the resolution (upscaling); the page's physical size stays.
   const outDpi = Math.round((dpi * output.width) / image.width);
   const recognize = services.recognizeWords;
   const wantWords = (opts.ocr ?? doc.format === 'pdf') && recognize !== undefined;
+  if (guard) {
+    const verdict = await guard.check(output);
+    if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
+    else {
+      let conservative: RawImage | undefined;
+      const runConservative = async () =>
+        (conservative ??= await runSteps(
+          image,
+          plan.conservative,
+          registry,
+          keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
+        ));
+      const found = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
+      // Lines found on the input as it came only line up with the output when no step moved the page.
+      const placeable = verdict.frame === 'output' || !calls.some((c) => c.name === 'deskew');
+      const lines = verdict.badLines.length;
+      const patched =
+        placeable && (lines <= 2 || lines <= verdict.checkedLines * MAX_PATCHED_LINE_SHARE)
+          ? await patchBadWords(output, verdict, runConservative, recognize, outDpi)
+          : undefined;
+      if (patched) {
+        output = patched.image;
+        fallback = { ...found, words: verdict.badWords.length, sources: patched.sources };
+        await keep(opts.keepTempDir, `${prefix}-patched`, output);
+        if (wantWords && verdict.outputWords) {
+          // The text layer's words on those lines are read again.
+          const { lineBoxes } = patched;
+          words = mergeWords(
+            verdict.outputWords,
+            await readInside(output, lineBoxes, recognize, outDpi),
+            lineBoxes,
+          );
+        }
+      } else if (!verdict.accept) {
+        fallback = found;
+        output = await runConservative();
+        applied = plan.conservative.map((c) => c.name);
+      } else words = verdict.outputWords;
+    }
+  }
   if (!wantWords) words = [];
   else words ??= (await recognize(output, outDpi)).words;
   const format = doc.format === 'pdf' ? 'pdf-page' : doc.format;

@@ -2,6 +2,7 @@
 // optional so the classical pipeline works alone; the worker wires in the real ones (on by default).
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
+import type { Box } from '../ocr/changes.js';
 
 export interface GuardVerdict {
   accept: boolean;
@@ -9,6 +10,22 @@ export interface GuardVerdict {
   reason?: string;
   /** The output's OCR words in output pixels, reusable for the text layer when accepted. */
   outputWords?: OcrWord[];
+  /** Text lines (output pixels) where a clearly read word was lost or changed. */
+  badLines: Box[];
+  /** Those words as the input read them (boxes in output pixels). */
+  badWords: OcrWord[];
+  /**
+   * The input's grey pixels (brightest channel) in the output's geometry (turned like it when the frame is
+   * 'output'), at the input's size: the last resort for a word that no restoration keeps.
+   */
+  input: RawImage;
+  /** Text lines that held clearly read words (the lines checked). */
+  checkedLines: number;
+  /**
+   * 'output' when the lines were found on the input aligned with the output; 'input' when on the input as it
+   * came, which only lines up with the output when no step moved the page (deskew).
+   */
+  frame: 'output' | 'input';
 }
 
 /** A guard that has started reading the input; `check` compares a restored output with it. */

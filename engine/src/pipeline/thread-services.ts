@@ -9,8 +9,10 @@ import {
   recognizeWordsPaddle,
   type GuardResult,
   type OcrResult,
+  type Box,
   type Recognizer,
 } from '../ocr/index.js';
+import { toGrey } from '../steps/pixels.js';
 import type { PageServices } from './services.js';
 
 export type GuardRead = 'full' | 'changed';
@@ -45,8 +47,17 @@ export function threadServices(
           onGuard?.(verdict);
           const sx = verdict.outputScale.x;
           const sy = verdict.outputScale.y;
+          // Lines are found at the input's size whichever way the output was read.
+          const lx = output.width / input.width;
+          const ly = output.height / input.height;
+          const toOutput = (b: Box): Box => ({ x0: b.x0 * lx, y0: b.y0 * ly, x1: b.x1 * lx, y1: b.y1 * ly });
           return {
             accept: verdict.accept,
+            badLines: verdict.regions.filter((r) => !r.accept).map(toOutput),
+            badWords: verdict.regions.flatMap((r) => r.badWords).map((w) => ({ ...w, ...toOutput(w) })),
+            input: verdict.alignedInput ?? toGrey(input, 'max'),
+            checkedLines: verdict.regions.length,
+            frame: verdict.frame,
             lostWords: [...verdict.lostWords, ...verdict.changedWords.map((c) => `${c.input}→${c.output}`)],
             reason: verdict.reason,
             outputWords: verdict.outputOcr.words.map((w) => ({

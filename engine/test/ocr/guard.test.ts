@@ -117,6 +117,9 @@ describe('guardPage', () => {
     expect(result.lostWords).toContain('warehouse');
     const line = result.regions.find((r) => r.lostWords.includes('warehouse'));
     expect(line?.accept).toBe(false);
+    // The lost word's own box, for the pipeline to patch that word only.
+    const { x0, y0, x1, y1 } = word('warehouse');
+    expect(line?.badWords).toContainEqual(expect.objectContaining({ x0, y0, x1, y1 }));
     expect(result.regions.filter((r) => r.accept).length).toBeGreaterThan(0);
   });
 
