@@ -32,5 +32,17 @@ export const ARTIFACTS = path.join(REPO_ROOT, 'e2e/artifacts');
 
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
+  const options = { path: path.join(ARTIFACTS, `${name}.png`), fullPage };
+  try {
+    await page.screenshot({ ...options, timeout: 15_000 });
+  } catch {
+    // Headless Chromium's compositor can go idle and leave a capture waiting for a frame that never comes; a
+    // short screencast makes it draw again. One more try, with the default timeout.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 10, everyNthFrame: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await cdp.send('Page.stopScreencast');
+    await cdp.detach();
+    await page.screenshot(options);
+  }
 }

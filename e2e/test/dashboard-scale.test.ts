@@ -66,10 +66,17 @@ function gridState() {
   };
 }
 
-/** In the page: the preview images of the mounted cards are decoded, so a screenshot shows them. */
+/**
+ * In the page: the preview images of the mounted cards are decoded, so a screenshot shows them. Bounded: a
+ * renderer that stops producing frames can leave decode() pending for good, and page.evaluate has no timeout.
+ */
 async function previewsDecoded() {
   const images = [...document.querySelectorAll<HTMLImageElement>('[data-testid="original-grid"] img')];
-  await Promise.all(images.map((img) => img.decode().catch(() => undefined)));
+  const decoded = Promise.all(images.map((img) => img.decode().catch(() => undefined)));
+  const late = new Promise((_, reject) =>
+    setTimeout(() => reject(new Error('previews not decoded in 10 s')), 10_000),
+  );
+  await Promise.race([decoded, late]);
 }
 
 /** In the page: every card preview on screen has loaded. */

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, freePort, startBackend, type RunningBackend } from '../src/backend.js';
 import { launchChromium, screenshot } from '../src/browser.js';
@@ -117,6 +117,22 @@ async function uploadThroughUi(page: Page, files: Upload[]): Promise<void> {
   const label = files.length === 1 ? 'Upload File' : `Upload ${files.length} Files`;
   await page.getByRole('button', { name: label, exact: true }).click();
   await page.getByText('Upload Complete!').waitFor({ timeout: 60_000 });
+}
+
+/** Where a download was saved, once it has finished; bounded, as Download.path() waits without a timeout. */
+async function downloaded(download: Download): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${download.suggestedFilename()}: not downloaded in 30 s`)),
+      30_000,
+    );
+  });
+  try {
+    return await Promise.race([download.path(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** File names stored in a zip (read from its central directory). */
@@ -273,7 +289,7 @@ describe('dashboard', () => {
     ]);
     expect(single.suggestedFilename()).toBe(restoredName);
     expect(
-      readFileSync((await single.path()) ?? '')
+      readFileSync(await downloaded(single))
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-');
@@ -286,7 +302,7 @@ describe('dashboard', () => {
       page.getByTestId('original-files').getByRole('button', { name: 'Download Selected' }).click(),
     ]);
     expect(zip.suggestedFilename()).toMatch(/^selected_files_\d+\.zip$/);
-    expect(zipEntries(readFileSync((await zip.path()) ?? '')).sort()).toEqual(['letter-b.pdf', 'page.png']);
+    expect(zipEntries(readFileSync(await downloaded(zip))).sort()).toEqual(['letter-b.pdf', 'page.png']);
     await page
       .getByTestId('original-files')
       .getByRole('button', { name: 'Select All', exact: true })
