@@ -101,6 +101,9 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   // Like remove-speckles, it finds its own damage (none on any clean public page); after deskew, so that a
   // column rule of a skewed scan is straight again and stays.
   steps.push({ name: 'remove-scratches', params: { dpi } });
+  // Folds and creases: straight lines from edge to edge with shaded paper beside them (none on any clean public
+  // page); after deskew, like remove-scratches.
+  steps.push({ name: 'repair-creases', params: { dpi } });
   // Faded ink (even the darkest pixels are light grey): Tesseract reads nothing until the ink is darkened.
   const inkLevel = percentile(histogram(grey.data), grey.data.length, 0.005);
   measures.inkLevel = inkLevel;

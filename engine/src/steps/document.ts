@@ -2,6 +2,7 @@
 // scale their window sizes with the page DPI so that they behave alike at 150 and 300 DPI.
 import { createImage } from '../image.js';
 import { otsuThreshold } from '../analysis/measure.js';
+import { repairCreasesStep } from './crease.js';
 import { num, type Step } from './registry.js';
 import {
   boxMean,
@@ -619,6 +620,7 @@ export const documentSteps: Step[] = [
   removeSaltPepper,
   removeSpeckles,
   removeScratches,
+  repairCreasesStep,
   deskew,
   stretchContrast,
   restoreInkContrast,
