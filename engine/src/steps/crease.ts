@@ -30,36 +30,39 @@ function transpose(g: Grey): Grey {
 
 /**
  * Candidate lines along the rows: a Hough vote of the pixels that are a thin dark ridge across the rows (darker
- * than the pixels `reach` rows above and below), kept when the ridge runs over half the width and shows in both
- * outer strips of the page (edge to edge, unlike a rule). One line per crease (the best vote nearby wins).
+ * than the pixels `reach` rows above and below), kept when the ridge shows in both outer strips of the page (edge
+ * to edge, unlike a rule) and runs over half the width. Only the strips vote (a third of the page); the few lines
+ * that pass there are then counted along their whole length. One line per crease (the best count nearby wins).
  */
 function ridgeLines(g: Grey, dpi: number): { angle: number; offset: number }[] {
   const { width: w, height: h, data } = g;
   const s = dpi / 150;
   const reach = Math.max(2, Math.round(3 * s));
+  const ridge = new Uint8Array(w * h);
+  for (let y = reach; y < h - reach; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = data[y * w + x]!;
+      if (v > 235) continue;
+      const around = Math.min(data[(y - reach) * w + x]!, data[(y + reach) * w + x]!);
+      if (around - v >= 12) ridge[y * w + x] = 1;
+    }
+  }
   const steps = Math.round(MAX_ANGLE_DEG / ANGLE_STEP_DEG);
   const tans = Array.from({ length: 2 * steps + 1 }, (_, k) =>
     Math.tan(((k - steps) * ANGLE_STEP_DEG * Math.PI) / 180),
   );
   const pad = Math.ceil((w / 2) * Math.abs(tans[0]!)) + 1;
   const rows = h + 2 * pad;
-  const votes = new Uint16Array(tans.length * rows);
   const left = new Uint16Array(tans.length * rows);
   const right = new Uint16Array(tans.length * rows);
   const strip = Math.round(0.15 * w);
-  for (let y = reach; y < h - reach; y++) {
+  for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const v = data[y * w + x]!;
-      if (v > 235) continue;
-      const around = Math.min(data[(y - reach) * w + x]!, data[(y + reach) * w + x]!);
-      if (around - v < 12) continue;
+      if (x === strip) x = w - strip;
+      if (!ridge[y * w + x]) continue;
+      const votes = x < strip ? left : right;
       const cx = x - w / 2;
-      for (let k = 0; k < tans.length; k++) {
-        const at = k * rows + Math.round(y - cx * tans[k]!) + pad;
-        votes[at]!++;
-        if (x < strip) left[at]!++;
-        else if (x >= w - strip) right[at]!++;
-      }
+      for (let k = 0; k < tans.length; k++) votes[k * rows + Math.round(y - cx * tans[k]!) + pad]!++;
     }
   }
   const found: { angle: number; offset: number; score: number }[] = [];
@@ -67,12 +70,17 @@ function ridgeLines(g: Grey, dpi: number): { angle: number; offset: number }[] {
   const edge = Math.round(0.06 * h);
   for (let k = 0; k < tans.length; k++) {
     for (let r = 0; r < rows; r++) {
-      const at = k * rows + r;
-      if (votes[at]! < 0.5 * w || left[at]! < minStrip || right[at]! < minStrip) continue;
+      if (left[k * rows + r]! < minStrip || right[k * rows + r]! < minStrip) continue;
       // Not along the page's own edges, where scanner shadows and border remnants lie.
       const offset = r - pad;
       if (offset < edge || offset > h - edge) continue;
-      found.push({ angle: Math.atan(tans[k]!), offset, score: votes[at]! });
+      // The ridge pixels this line's vote would hold: in each column, the row y with round(y − cx·tan) = offset.
+      let score = 0;
+      for (let x = 0; x < w; x++) {
+        const y = Math.ceil(offset + (x - w / 2) * tans[k]! - 0.5);
+        if (y >= 0 && y < h && ridge[y * w + x]) score++;
+      }
+      if (score >= 0.5 * w) found.push({ angle: Math.atan(tans[k]!), offset, score });
     }
   }
   found.sort((a, b) => b.score - a.score);
