@@ -3,7 +3,16 @@
 // caller falls back to conservative steps.
 import type { RawImage } from '../image.js';
 import type { Grey } from '../steps/pixels.js';
-import { growAlongInk, inkChanges, intersects, maskedCrop, union, unreadInk, type Box } from './changes.js';
+import {
+  growAlongInk,
+  inkChanges,
+  intersects,
+  maskedCrop,
+  moved,
+  union,
+  unreadInk,
+  type Box,
+} from './changes.js';
 import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from './recognize.js';
 
 export interface GuardOptions {
@@ -375,14 +384,7 @@ function boxMask(boxes: readonly Box[], width: number, height: number): Uint8Arr
 }
 
 function shifted(ocr: OcrResult, dx: number, dy: number): OcrResult {
-  const move = <T extends Box>(b: T): T => ({
-    ...b,
-    x0: b.x0 + dx,
-    x1: b.x1 + dx,
-    y0: b.y0 + dy,
-    y1: b.y1 + dy,
-  });
-  const lines = ocr.lines.map((l) => ({ ...move(l), words: l.words.map(move) }));
+  const lines = ocr.lines.map((l) => ({ ...moved(l, dx, dy), words: l.words.map((w) => moved(w, dx, dy)) }));
   return { text: ocr.text, words: lines.flatMap((l) => l.words), lines };
 }
 

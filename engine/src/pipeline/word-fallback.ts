@@ -8,7 +8,7 @@
 // back around a heading can upset the page's layout analysis.
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
-import { maskedCrop, union, type Box } from '../ocr/changes.js';
+import { maskedCrop, moved, union, type Box } from '../ocr/changes.js';
 import { readAtPlace } from '../ocr/guard.js';
 import { toGrey } from '../steps/pixels.js';
 import { padBoxes, patchBoxesLevelled } from './patch.js';
@@ -39,13 +39,7 @@ export async function readInside(
 ): Promise<OcrWord[]> {
   if (boxes.length === 0) return [];
   const crop = maskedCrop(toGrey(img), boxes);
-  return (await recognize(crop.image, dpi)).words.map((w) => ({
-    ...w,
-    x0: w.x0 + crop.x0,
-    x1: w.x1 + crop.x0,
-    y0: w.y0 + crop.y0,
-    y1: w.y1 + crop.y0,
-  }));
+  return (await recognize(crop.image, dpi)).words.map((w) => moved(w, crop.x0, crop.y0));
 }
 
 /** For each line, the box from its first to its last word (words outside every line keep their own box). */
