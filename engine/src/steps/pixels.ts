@@ -36,7 +36,12 @@ export function dropAlpha(img: RawImage): RawImage {
   return out;
 }
 
-/** Separable running max (dilate = true) or min over a (2r+1)² square. */
+/**
+ * Separable running max (dilate = true) or min over a (2r+1)² square, clipped at the borders. Van Herk /
+ * Gil-Werman: the line is cut into blocks of 2r+1; a window then spans at most two blocks, and its extreme is the
+ * larger of the first block's suffix extreme and the second's prefix extreme: three comparisons per pixel and
+ * pass, whatever the radius (windows reaching past the border see the neutral value, as if clipped).
+ */
 export function rankFilter(
   src: Uint8Array,
   width: number,
@@ -45,27 +50,44 @@ export function rankFilter(
   max: boolean,
 ): Uint8Array {
   if (r <= 0) return src.slice();
+  const k = 2 * r + 1;
+  const neutral = max ? 0 : 255;
+  const better = max ? (a: number, b: number) => (a > b ? a : b) : (a: number, b: number) => (a < b ? a : b);
+  // Along the rows, one row at a time in a padded copy.
   const tmp = new Uint8Array(src.length);
-  const out = new Uint8Array(src.length);
-  const pick = max ? Math.max : Math.min;
+  const m = width + 2 * r;
+  const p = new Uint8Array(m);
+  const g = new Uint8Array(m);
+  const h = new Uint8Array(m);
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    for (let x = 0; x < width; x++) {
-      let v = src[row + x]!;
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(width - 1, x + r);
-      for (let k = x0; k <= x1; k++) v = pick(v, src[row + k]!);
-      tmp[row + x] = v;
-    }
+    p.fill(neutral);
+    p.set(src.subarray(row, row + width), r);
+    for (let i = 0; i < m; i++) g[i] = i % k === 0 ? p[i]! : better(g[i - 1]!, p[i]!);
+    for (let i = m - 1; i >= 0; i--)
+      h[i] = i === m - 1 || (i + 1) % k === 0 ? p[i]! : better(h[i + 1]!, p[i]!);
+    for (let x = 0; x < width; x++) tmp[row + x] = better(h[x]!, g[x + 2 * r]!);
   }
+  // Along the columns, all columns at once, row by row (padded rows are neutral).
+  const rows = height + 2 * r;
+  const gc = new Uint8Array(rows * width);
+  const hc = new Uint8Array(rows * width);
+  const padded = (i: number, x: number) => (i < r || i >= height + r ? neutral : tmp[(i - r) * width + x]!);
+  for (let i = 0; i < rows; i++) {
+    const at = i * width;
+    if (i % k === 0) for (let x = 0; x < width; x++) gc[at + x] = padded(i, x);
+    else for (let x = 0; x < width; x++) gc[at + x] = better(gc[at - width + x]!, padded(i, x));
+  }
+  for (let i = rows - 1; i >= 0; i--) {
+    const at = i * width;
+    if (i === rows - 1 || (i + 1) % k === 0) for (let x = 0; x < width; x++) hc[at + x] = padded(i, x);
+    else for (let x = 0; x < width; x++) hc[at + x] = better(hc[at + width + x]!, padded(i, x));
+  }
+  const out = new Uint8Array(src.length);
   for (let y = 0; y < height; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(height - 1, y + r);
-    for (let x = 0; x < width; x++) {
-      let v = tmp[y * width + x]!;
-      for (let k = y0; k <= y1; k++) v = pick(v, tmp[k * width + x]!);
-      out[y * width + x] = v;
-    }
+    const top = y * width;
+    const bottom = (y + 2 * r) * width;
+    for (let x = 0; x < width; x++) out[top + x] = better(hc[top + x]!, gc[bottom + x]!);
   }
   return out;
 }

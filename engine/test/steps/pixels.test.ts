@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { rankFilter } from '../../src/steps/pixels.js';
+
+/** The definition: the extreme over the (2r+1)² square around each pixel, clipped at the borders. */
+function bruteForce(src: Uint8Array, width: number, height: number, r: number, max: boolean): Uint8Array {
+  const out = new Uint8Array(src.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let v = max ? 0 : 255;
+      for (let yy = Math.max(0, y - r); yy <= Math.min(height - 1, y + r); yy++)
+        for (let xx = Math.max(0, x - r); xx <= Math.min(width - 1, x + r); xx++)
+          v = max ? Math.max(v, src[yy * width + xx]!) : Math.min(v, src[yy * width + xx]!);
+      out[y * width + x] = v;
+    }
+  }
+  return out;
+}
+
+describe('rankFilter', () => {
+  it('gives the max and min over the clipped square, for small, large and page-wide radii', () => {
+    // A fixed pseudo-random image (same every run), with a few flat runs like paper and ink.
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const [width, height] of [
+      [1, 1],
+      [7, 3],
+      [23, 17],
+      [40, 31],
+    ] as const) {
+      const src = Uint8Array.from({ length: width * height }, () =>
+        next() < 0.3 ? 255 : Math.floor(next() * 256),
+      );
+      for (const r of [1, 2, 3, 5, 12, 50]) {
+        for (const max of [true, false]) {
+          expect(Array.from(rankFilter(src, width, height, r, max))).toEqual(
+            Array.from(bruteForce(src, width, height, r, max)),
+          );
+        }
+      }
+    }
+  });
+
+  it('returns a copy for radius 0', () => {
+    const src = Uint8Array.from([1, 2, 3, 4]);
+    const out = rankFilter(src, 2, 2, 0, true);
+    expect(Array.from(out)).toEqual([1, 2, 3, 4]);
+    expect(out).not.toBe(src);
+  });
+});
