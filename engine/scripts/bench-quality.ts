@@ -1,7 +1,9 @@
 // Restoration benchmark: restores every sample of the shared eval set, scores it with the eval scorer and
-// prints the summary beside the stored baselines (identity, opencv, ocrmypdf), with speed and peak memory.
+// prints the summary beside the baselines (identity, opencv, ocrmypdf) run by the eval tools in the same run,
+// with speed and peak memory.
 // Usage: npm run bench:quality -w @folio/engine [-- --only doc_001,photo_002] [--jobs 2] [--no-clean]
-import { existsSync } from 'node:fs';
+//        [--baselines rerun|stored]
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -28,6 +30,9 @@ const { values } = parseArgs({
     jobs: { type: 'string', default: '2' },
     // Skip the clean-page check (every document's clean.png through the engine, scored like the inputs).
     'no-clean': { type: 'boolean', default: false },
+    // The baselines' rows: 'rerun' runs the eval tools' reference restorers on this machine in this run (the
+    // speed comparison needs the same machine), 'stored' reads eval/baselines/public.
+    baselines: { type: 'string', default: 'rerun' },
   },
 });
 const only = values.only?.split(',');
@@ -132,6 +137,39 @@ function score(set: string, restored: string, json: string, names?: string[]): v
   if (run.status !== 0) throw new Error(`score.py exited with ${run.status}`);
 }
 
+/**
+ * One of the eval tools' reference restorers over the set (one sample at a time, timed by the tool), scored like
+ * the engine; or its stored score and timings. Returns the score file and the timings' summary.
+ */
+function baseline(method: string): { scoreFile: string; perPage: number; perPhoto: number } {
+  let scoreFile = path.join(evalDir, 'baselines', 'public', `${method}.score.json`);
+  let timingsFile = path.join(evalDir, 'baselines', 'public', `${method}.timings.json`);
+  if (values.baselines === 'rerun') {
+    const out = path.join(workDir, 'baselines', method);
+    const args = [
+      path.join(evalDir, 'tools', 'baselines.py'),
+      '--set',
+      setDir,
+      '--method',
+      method,
+      '--out',
+      out,
+    ];
+    if (only) args.push('--only', only.join(','));
+    const run = spawnSync(python, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (run.status !== 0) throw new Error(`baselines.py --method ${method} exited with ${run.status}`);
+    scoreFile = `${out}.score.json`;
+    timingsFile = path.join(out, 'timings.json');
+    score(setDir, out, scoreFile, only);
+  }
+  const t = (
+    JSON.parse(readFileSync(timingsFile, 'utf8')) as {
+      summary: { sec_per_doc_page?: number; sec_per_photo?: number };
+    }
+  ).summary;
+  return { scoreFile, perPage: t.sec_per_doc_page ?? 0, perPhoto: t.sec_per_photo ?? 0 };
+}
+
 async function run(): Promise<void> {
   await mkdir(outDir, { recursive: true });
   await mkdir(path.join(benchDir, '.ocr-cache'), { recursive: true });
@@ -189,7 +227,13 @@ async function run(): Promise<void> {
   const scoreJson = path.join(workDir, 'folio.score.json');
   score(setDir, outDir, scoreJson, only);
 
-  console.log('\nSummary (baselines: stored scores and timings from eval/baselines/public, not rerun):\n');
+  // The baselines after the engine, each scored the same way (their outputs are printed above the table).
+  const baselines = ['identity', 'ocrmypdf', 'opencv'].map((method) => ({ method, ...baseline(method) }));
+  console.log(
+    values.baselines === 'rerun'
+      ? '\nSummary (baselines rerun in this run, on this machine, one sample at a time as the eval tools run them):\n'
+      : '\nSummary (baselines: stored scores and timings from eval/baselines/public, not rerun):\n',
+  );
   console.log(
     '| method | CER degraded | CER restored | improved | worse | doc PSNR gain | photo PSNR gain | photos better / worse | s per doc page | s per photo |',
   );
@@ -204,15 +248,7 @@ async function run(): Promise<void> {
       `| ${method} | ${f(s.cer_degraded)} | ${f(s.cer_restored)} | ${s.improved}/${n} | ${s.worse}/${n} | ${gain(s.psnr_degraded, s.psnr_restored)} | ${gain(s.photo_psnr_degraded, s.photo_psnr_restored)} | ${s.photo_improved} / ${s.photo_worse} | ${perPage.toFixed(2)} | ${perPh.toFixed(2)} |`,
     );
   };
-  for (const method of ['identity', 'ocrmypdf', 'opencv']) {
-    const base = path.join(evalDir, 'baselines', 'public', method);
-    const t = (
-      JSON.parse(await readFile(`${base}.timings.json`, 'utf8')) as {
-        summary: { sec_per_doc_page: number; sec_per_photo: number };
-      }
-    ).summary;
-    await row(method, `${base}.score.json`, t.sec_per_doc_page ?? 0, t.sec_per_photo ?? 0);
-  }
+  for (const b of baselines) await row(b.method, b.scoreFile, b.perPage, b.perPhoto);
   await row('folio', scoreJson, perDocPage, perPhoto);
   console.log(
     `\nfolio engine: ${perDocPage.toFixed(2)} s per document page, ${perPhoto.toFixed(2)} s per photo, peak RSS ${peakRssMb.toFixed(0)} MB`,
