@@ -20,6 +20,9 @@ export interface Crease {
 const MAX_ANGLE_DEG = 4;
 const ANGLE_STEP_DEG = 0.1;
 
+/** About half a crease ridge's width (3 px at 150 DPI): how far from the line the ridge itself reaches. */
+const ridgeHalfWidth = (dpi: number) => Math.max(2, Math.round((3 * dpi) / 150));
+
 /** Rows and columns swapped: lines along the columns are then found and repaired like lines along the rows. */
 function transpose(g: Grey): Grey {
   const out = createImage(g.height, g.width, 1) as Grey;
@@ -37,7 +40,7 @@ function transpose(g: Grey): Grey {
 function ridgeLines(g: Grey, dpi: number): { angle: number; offset: number }[] {
   const { width: w, height: h, data } = g;
   const s = dpi / 150;
-  const reach = Math.max(2, Math.round(3 * s));
+  const reach = ridgeHalfWidth(dpi);
   const ridge = new Uint8Array(w * h);
   for (let y = reach; y < h - reach; y++) {
     for (let x = 0; x < w; x++) {
@@ -133,7 +136,7 @@ function paperProfile(g: Grey, line: { angle: number; offset: number }, dpi: num
  * and the ridge is dark all along the line.
  */
 function isCrease(p: Profile, dpi: number): boolean {
-  const core = Math.max(2, Math.round((3 * dpi) / 150));
+  const core = ridgeHalfWidth(dpi);
   const shaded = (level: Float32Array) => {
     let darkest = 255;
     for (let d = core + 2; d <= p.band * 0.6; d++)
@@ -152,7 +155,7 @@ function isCrease(p: Profile, dpi: number): boolean {
  */
 function flattenAlong(g: Grey, line: { angle: number; offset: number }, p: Profile, dpi: number): void {
   const { width: w, height: h, data } = g;
-  const core = Math.max(2, Math.round((3 * dpi) / 150));
+  const core = ridgeHalfWidth(dpi);
   const reach = core + 2;
   const n = p.levels.length;
   for (let x = 0; x < w; x++) {
