@@ -39,6 +39,11 @@ export function intersects(a: Box, b: Box): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
+/** The box (or word, line) scaled by sx, sy: a reading of a resized image in the other image's pixels. */
+export function scaled<T extends Box>(b: T, sx: number, sy: number): T {
+  return { ...b, x0: b.x0 * sx, x1: b.x1 * sx, y0: b.y0 * sy, y1: b.y1 * sy };
+}
+
 /** The box (or word, line) moved by dx, dy: a reading of a crop back in page coordinates. */
 export function moved<T extends Box>(b: T, dx: number, dy: number): T {
   return { ...b, x0: b.x0 + dx, x1: b.x1 + dx, y0: b.y0 + dy, y1: b.y1 + dy };

@@ -9,6 +9,7 @@ import {
   intersects,
   maskedCrop,
   moved,
+  scaled,
   union,
   unreadInk,
   type Box,
@@ -150,10 +151,6 @@ function overlapShare(a: OcrWord, b: OcrWord): number {
   if (w <= 0 || h <= 0) return 0;
   const area = (a.x1 - a.x0) * (a.y1 - a.y0);
   return area > 0 ? (w * h) / area : 0;
-}
-
-function scaled(word: OcrWord, sx: number, sy: number): OcrWord {
-  return { ...word, x0: word.x0 * sx, x1: word.x1 * sx, y0: word.y0 * sy, y1: word.y1 * sy };
 }
 
 function editDistance(a: string, b: string): number {

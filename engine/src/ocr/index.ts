@@ -48,6 +48,7 @@ export {
 export {
   blobs,
   maskedCrop,
+  scaled,
   union,
   inkChanges,
   inkMask,

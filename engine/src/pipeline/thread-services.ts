@@ -9,7 +9,7 @@ import {
   recognizeWordsPaddle,
   type GuardResult,
   type OcrResult,
-  type Box,
+  scaled,
   type Recognizer,
 } from '../ocr/index.js';
 import { toGrey } from '../steps/pixels.js';
@@ -50,23 +50,16 @@ export function threadServices(
           // Lines are found at the input's size whichever way the output was read.
           const lx = output.width / input.width;
           const ly = output.height / input.height;
-          const toOutput = (b: Box): Box => ({ x0: b.x0 * lx, y0: b.y0 * ly, x1: b.x1 * lx, y1: b.y1 * ly });
           return {
             accept: verdict.accept,
-            badLines: verdict.regions.filter((r) => !r.accept).map(toOutput),
-            badWords: verdict.regions.flatMap((r) => r.badWords).map((w) => ({ ...w, ...toOutput(w) })),
+            badLines: verdict.regions.filter((r) => !r.accept).map((r) => scaled(r, lx, ly)),
+            badWords: verdict.regions.flatMap((r) => r.badWords).map((w) => scaled(w, lx, ly)),
             input: verdict.alignedInput ?? toGrey(input, 'max'),
             checkedLines: verdict.regions.length,
             frame: verdict.frame,
             lostWords: [...verdict.lostWords, ...verdict.changedWords.map((c) => `${c.input}→${c.output}`)],
             reason: verdict.reason,
-            outputWords: verdict.outputOcr.words.map((w) => ({
-              ...w,
-              x0: w.x0 * sx,
-              x1: w.x1 * sx,
-              y0: w.y0 * sy,
-              y1: w.y1 * sy,
-            })),
+            outputWords: verdict.outputOcr.words.map((w) => scaled(w, sx, sy)),
           };
         },
       };
