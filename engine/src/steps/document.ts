@@ -236,6 +236,11 @@ export const removeSpeckles: Step = {
     const window = (2 * radius + 1) * (2 * radius + 1);
     const around = boxMean(mask, width, height, radius);
     const maxAround = num(params, 'maxAroundShare', 0.03) * window;
+    // Toner and dust are dark. A faint speck, barely under the threshold, may instead be the darkest core of a
+    // pale glyph (print blurred under a water stain: whitening those cores punched holes in its words), so a
+    // faint one goes only when the frame just outside it is near-white paper.
+    const faintLevel = threshold - num(params, 'faintDepth', 24);
+    const minFrame = num(params, 'minFrame', 230);
     const glyphs = new Uint8Array(width * height);
     for (let i = 0; i < mask.length; i++) if (mask[i] && areas[labels[i]!]! > maxArea) glyphs[i] = 1;
     const glyphSum = integralImage(glyphs, width, height);
@@ -253,6 +258,8 @@ export const removeSpeckles: Step = {
       const rx = dash ? 2 * reachX : reachX;
       if (rectSum(glyphSum, width, height, b.x0 - rx, b.y0 - reachY, b.x1 + rx, b.y1 + reachY) > 0) continue;
       if (hasOtherInk(labels, id, b, gap, width, height)) continue;
+      const faint = darkestOf(grey, labels, id, b) > faintLevel;
+      if (faint && frameMean(grey, b, gap + 1) < minFrame) continue;
       for (let y = b.y0; y <= b.y1; y++)
         for (let x = b.x0; x <= b.x1; x++) if (labels[y * width + x] === id) out.data[y * width + x] = 255;
     }
@@ -314,6 +321,42 @@ function rectSum(
   const d = Math.min(height, y1 + 1);
   if (c <= a || d <= b) return 0;
   return sums[d * w1 + c]! - sums[b * w1 + c]! - sums[d * w1 + a]! + sums[b * w1 + a]!;
+}
+
+/** The darkest grey of one component (inside its box). */
+function darkestOf(grey: Grey, labels: Int32Array, id: number, b: Box): number {
+  let darkest = 255;
+  for (let y = b.y0; y <= b.y1; y++)
+    for (let x = b.x0; x <= b.x1; x++) {
+      const i = y * grey.width + x;
+      if (labels[i] === id && grey.data[i]! < darkest) darkest = grey.data[i]!;
+    }
+  return darkest;
+}
+
+/** Mean grey of the one-pixel frame `margin` pixels outside a box (the parts inside the image). */
+function frameMean(grey: Grey, b: Box, margin: number): number {
+  const { width, height, data } = grey;
+  const x0 = b.x0 - margin;
+  const x1 = b.x1 + margin;
+  const y0 = b.y0 - margin;
+  const y1 = b.y1 + margin;
+  let sum = 0;
+  let n = 0;
+  const add = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    sum += data[y * width + x]!;
+    n++;
+  };
+  for (let x = x0; x <= x1; x++) {
+    add(x, y0);
+    add(x, y1);
+  }
+  for (let y = y0 + 1; y < y1; y++) {
+    add(x0, y);
+    add(x1, y);
+  }
+  return n > 0 ? sum / n : 255;
 }
 
 /** Whether another component's ink lies within `gap` pixels of a component's box. */
