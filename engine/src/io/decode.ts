@@ -1,12 +1,11 @@
 // Decoding: a Doc describes the input (serialisable); decodePage turns one page into pixels.
 import { randomUUID } from 'node:crypto';
-import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { inputErrors } from '../errors.js';
 import type { RawImage } from '../image.js';
 import { dropAlpha } from '../steps/pixels.js';
-import { fitDpi, getPdfPageSizes, openPdf, renderPdfPage, type PdfPageSize } from './pdf.js';
+import { fitDpi, getPdfPageSizes, loadPdfjs, openPdf, renderPdfPage, type PdfPageSize } from './pdf.js';
 import { findScanImage, openForScans } from './pdf-scan.js';
 import type { PDFDocument } from 'pdf-lib';
 import { sniffFormat, type InputFormat } from './sniff.js';
@@ -94,6 +93,7 @@ async function pdfFor(doc: Doc): Promise<PDFDocumentProxy> {
 
 /** Resolution of the scan inside a PDF page: its largest image's pixels per inch of page width. */
 async function scanDpi(pdf: PDFDocumentProxy, index: number, size: PdfPageSize): Promise<number | undefined> {
+  const { OPS } = await loadPdfjs();
   const page = await pdf.getPage(index + 1);
   const ops = await page.getOperatorList();
   let best: number | undefined;

@@ -2,7 +2,8 @@
 // always come from the document's canvasFactory: mixing two canvas builds crashes the process.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { EngineInputError, inputErrors } from '../errors.js';
 import type { RawImage } from '../image.js';
 
@@ -12,6 +13,14 @@ const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
 const standardFontDataUrl = path.join(pdfjsRoot, 'standard_fonts') + path.sep;
 const cMapUrl = path.join(pdfjsRoot, 'cmaps') + path.sep;
 
+/**
+ * pdfjs, loaded on first use: the module and the canvas it brings cost a thread about 170 MB, and a worker that
+ * only restores images or scanned pages (decoded by sharp) never needs it.
+ */
+export function loadPdfjs(): Promise<typeof Pdfjs> {
+  return import('pdfjs-dist/legacy/build/pdf.mjs');
+}
+
 export interface PdfPageSize {
   /** Page size in PDF points (1/72 inch), after the page's own rotation. */
   widthPt: number;
@@ -20,6 +29,7 @@ export interface PdfPageSize {
 
 /** Opens a PDF, mapping pdfjs failures to user-facing input errors. The caller must `destroy()` it. */
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  const { getDocument } = await loadPdfjs();
   // pdfjs transfers (detaches) the buffer it gets, so it always gets a private copy.
   const task = getDocument({
     data: new Uint8Array(bytes),
