@@ -103,8 +103,10 @@ interface Profile {
   levels: Float32Array[];
 }
 
-function lineRow(w: number, line: { angle: number; offset: number }, x: number): number {
-  return line.offset + (x - w / 2) * Math.tan(line.angle);
+/** The line's row in each column (rounded), computed once per line for the loops across its band. */
+function lineRows(w: number, line: { angle: number; offset: number }): Int32Array {
+  const tan = Math.tan(line.angle);
+  return Int32Array.from({ length: w }, (_, x) => Math.round(line.offset + (x - w / 2) * tan));
 }
 
 function paperProfile(g: Grey, line: { angle: number; offset: number }, dpi: number): Profile {
@@ -114,12 +116,13 @@ function paperProfile(g: Grey, line: { angle: number; offset: number }, dpi: num
   const stretch = Math.round(100 * s);
   const levels: Float32Array[] = [];
   const values: number[] = [];
+  const rows = lineRows(w, line);
   for (let x0 = 0; x0 < w; x0 += stretch) {
     const level = new Float32Array(2 * band + 1).fill(255);
     for (let d = -band; d <= band; d++) {
       values.length = 0;
       for (let x = x0; x < Math.min(w, x0 + stretch); x++) {
-        const y = Math.round(lineRow(w, line, x)) + d;
+        const y = rows[x]! + d;
         if (y >= 0 && y < h) values.push(data[y * w + x]!);
       }
       if (values.length < stretch / 4) continue;
@@ -158,14 +161,14 @@ function flattenAlong(g: Grey, line: { angle: number; offset: number }, p: Profi
   const core = ridgeHalfWidth(dpi);
   const reach = core + 2;
   const n = p.levels.length;
+  const rows = lineRows(w, line);
   for (let x = 0; x < w; x++) {
     // Between the centres of the two nearest stretches.
     const t = Math.min(n - 1, Math.max(0, (x - p.stretch / 2) / p.stretch));
     const i0 = Math.floor(t);
     const i1 = Math.min(n - 1, i0 + 1);
     const f = t - i0;
-    const centre = lineRow(w, line, x);
-    const base = Math.round(centre);
+    const base = rows[x]!;
     for (let d = -p.band; d <= p.band; d++) {
       const y = base + d;
       if (y < 0 || y >= h) continue;
@@ -177,7 +180,7 @@ function flattenAlong(g: Grey, line: { angle: number; offset: number }, p: Profi
     }
   }
   for (let x = 0; x < w; x++) {
-    const base = Math.round(lineRow(w, line, x));
+    const base = rows[x]!;
     for (let d = -core - 1; d <= core + 1; d++) {
       const y = base + d;
       if (y - reach < 0 || y + reach >= h) continue;
