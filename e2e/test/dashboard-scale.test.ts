@@ -131,6 +131,9 @@ interface ScrollPass {
   p95Ms: number;
   maxMs: number;
   over50ms: number;
+  /** Steps whose frame never came (the 250 ms fallback ended the wait), and how many of those the page was hidden. */
+  framesMissed: number;
+  missedWhileHidden: number;
   reachedBottom: boolean;
   cardsSeen: number;
   mountedMax: number;
@@ -149,12 +152,18 @@ async function scrollThrough(step: number): Promise<ScrollPass> {
   window.scrollTo({ top: 0, behavior: 'instant' });
   let last = performance.now();
   let stuckSince = last;
+  let framesMissed = 0;
+  let missedWhileHidden = 0;
   while (window.scrollY < bottom() - 1 && performance.now() - stuckSince < 2000) {
     const before = window.scrollY;
     window.scrollBy({ top: step, behavior: 'instant' });
     // A frame, or 250 ms if the renderer stops delivering frames (seen under load): never wait forever.
     await new Promise<void>((resolve) => {
-      const fallback = setTimeout(resolve, 250);
+      const fallback = setTimeout(() => {
+        framesMissed += 1;
+        if (document.visibilityState !== 'visible') missedWhileHidden += 1;
+        resolve();
+      }, 250);
       requestAnimationFrame(() => {
         clearTimeout(fallback);
         resolve();
@@ -177,11 +186,18 @@ async function scrollThrough(step: number): Promise<ScrollPass> {
     p95Ms: pick(0.95),
     maxMs: gaps[gaps.length - 1] ?? 0,
     over50ms: gaps.filter((g) => g > 50).length,
+    framesMissed,
+    missedWhileHidden,
     reachedBottom,
     cardsSeen: seen.size,
     mountedMax,
   };
 }
+
+/** A scroll pass in one line; printed before its assertions, so a failing run shows whether frames stopped. */
+const pass = (p: ScrollPass) =>
+  `${p.frames} frames, mean ${p.meanMs.toFixed(1)} ms, p95 ${p.p95Ms.toFixed(1)} ms, max ${p.maxMs.toFixed(1)} ms, ` +
+  `${p.over50ms} frames over 50 ms, ${p.framesMissed} steps without a frame (${p.missedWhileHidden} while hidden)`;
 
 let backend: RunningBackend;
 let browser: Browser;
@@ -285,6 +301,7 @@ describe('dashboard with 500 files', () => {
 
     // Scroll top to bottom, 300 px per frame, recording every frame interval and every card that was mounted.
     const scroll = await page.evaluate(scrollThrough, STEP_PX);
+    console.log(`scroll to bottom: ${pass(scroll)}, ${scroll.cardsSeen} cards seen`);
     expect(scroll.frames).toBeGreaterThan(grid.scrollHeight / STEP_PX - 5);
     expect(scroll.reachedBottom).toBe(true);
     expect(scroll.cardsSeen).toBe(FILES);
@@ -296,6 +313,7 @@ describe('dashboard with 500 files', () => {
 
     // Second pass: previews come from the cache, so only rendering and painting remain.
     const scrollAgain = await page.evaluate(scrollThrough, STEP_PX);
+    console.log(`second pass: ${pass(scrollAgain)}, ${scrollAgain.cardsSeen} cards seen`);
     expect(scrollAgain.reachedBottom).toBe(true);
     expect(scrollAgain.cardsSeen).toBe(FILES);
     expect(previewRequests).toBe(FILES);
@@ -379,8 +397,6 @@ describe('dashboard with 500 files', () => {
     const jumps = await page.evaluate(scrollUpAndTrack, { steps: 100, step: 200 });
     expect(jumps).toEqual([]);
 
-    const pass = (p: ScrollPass) =>
-      `${p.frames} frames, mean ${p.meanMs.toFixed(1)} ms, p95 ${p.p95Ms.toFixed(1)} ms, max ${p.maxMs.toFixed(1)} ms, ${p.over50ms} frames over 50 ms`;
     console.log(
       [
         `dashboard with ${FILES} files:`,
