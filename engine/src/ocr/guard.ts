@@ -14,6 +14,7 @@ import {
   unreadInk,
   type Box,
 } from './changes.js';
+import { editDistance } from './edit-distance.js';
 import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from './recognize.js';
 
 export interface GuardOptions {
@@ -151,18 +152,6 @@ function overlapShare(a: OcrWord, b: OcrWord): number {
   if (w <= 0 || h <= 0) return 0;
   const area = (a.x1 - a.x0) * (a.y1 - a.y0);
   return area > 0 ? (w * h) / area : 0;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /**

@@ -1,5 +1,7 @@
 // Scoring of OCR text against an eval page's reference, with the eval scorer's normalisation (NFKC, quotes and
 // dashes unified, whitespace runs collapsed): character error rate and an order-free bag-of-words error.
+import { editDistance } from './edit-distance.js';
+
 export function normalise(text: string): string {
   return text
     .normalize('NFKC')
@@ -11,22 +13,9 @@ export function normalise(text: string): string {
     .join(' ');
 }
 
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  let cur = new Array<number>(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length]!;
-}
-
 export function cer(hypothesis: string, reference: string): number {
   const ref = normalise(reference);
-  return Math.min(1, levenshtein(normalise(hypothesis), ref) / Math.max(1, ref.length));
+  return Math.min(1, editDistance(normalise(hypothesis), ref) / Math.max(1, ref.length));
 }
 
 export function bow(hypothesis: string, reference: string): number {

@@ -2,6 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { RawImage } from '../../src/image.js';
+import type { Box, OcrResult, OcrWord } from '../../src/ocr/index.js';
+import { editDistance } from '../../src/ocr/edit-distance.js';
 import { publicSet } from '../helpers.js';
 
 export const EVAL = publicSet;
@@ -21,24 +23,56 @@ export async function greyCrop(
   return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 };
 }
 
-export async function textLines(sample: string): Promise<string[]> {
-  return (await readFile(`${EVAL}/${sample}/text.txt`, 'utf8')).split('\n');
+/** doc_005: "- It was agreed that the warehouse …" down to "6.5% per year." (four lines, 15 checkable words). */
+export function agreementCrop(): Promise<RawImage> {
+  return greyCrop('doc_005', 100, 435, 1050, 140);
 }
 
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
+/** The word of an OCR result with this exact text; throws when the crop no longer reads it. */
+export function findWord(ocr: OcrResult, text: string): OcrWord {
+  const found = ocr.words.find((w) => w.text === text);
+  if (!found) throw new Error(`test crop no longer contains "${text}"`);
+  return found;
+}
+
+export function copyImage(img: RawImage): RawImage {
+  return { ...img, data: Uint8Array.from(img.data) };
+}
+
+/** Paints a box of a grey image with one value (255 erases). */
+export function fillBox(img: RawImage, box: Box, value: number): void {
+  for (let y = box.y0; y < box.y1; y++) img.data.fill(value, y * img.width + box.x0, y * img.width + box.x1);
+}
+
+/** Pastes the pixels of one box over another (same top-left; clipped to the target box). */
+export function pasteBox(img: RawImage, from: Box, to: Box): void {
+  fillBox(img, to, 255);
+  const w = Math.min(from.x1 - from.x0, to.x1 - to.x0);
+  const h = Math.min(from.y1 - from.y0, to.y1 - to.y0);
+  for (let y = 0; y < h; y++) {
+    const src = (from.y0 + y) * img.width + from.x0;
+    img.data.set(img.data.slice(src, src + w), (to.y0 + y) * img.width + to.x0);
   }
-  return prev[b.length]!;
+}
+
+/** A mildly smoothed copy of a grey image (sharp's 3×3 median), as an honest cleanup would give. */
+export async function median3(img: RawImage): Promise<RawImage> {
+  const data = await sharp(Buffer.from(img.data), {
+    raw: { width: img.width, height: img.height, channels: 1 },
+  })
+    .median(3)
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  return { ...img, data: new Uint8Array(data) };
+}
+
+export async function textLines(sample: string): Promise<string[]> {
+  return (await readFile(`${EVAL}/${sample}/text.txt`, 'utf8')).split('\n');
 }
 
 /** Character error rate with whitespace runs collapsed, as OCR scorers usually do. */
 export function cer(hypothesis: string, reference: string): number {
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-  return levenshtein(norm(hypothesis), norm(reference)) / Math.max(1, norm(reference).length);
+  return editDistance(norm(hypothesis), norm(reference)) / Math.max(1, norm(reference).length);
 }
