@@ -87,7 +87,7 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   const paperNoise = estimatePaperNoise(grey);
   measures.paperNoise = paperNoise;
   if (specks > 0.0005) steps.push({ name: 'remove-salt-pepper', params: {} });
-  else if (noise > 6) steps.push({ name: 'denoise-document', params: { sigma: noise } });
+  else if (noise > 6) steps.push({ name: 'denoise-document', params: {} });
   // Camera and scanner noise that the Laplacian estimate misses (correlated, JPEG-smoothed): a light blur
   // before flattening keeps Tesseract's binarisation from breaking every stroke into grains.
   else if (paperNoise > 3) steps.push({ name: 'smooth-document', params: { dpi } });

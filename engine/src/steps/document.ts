@@ -1,6 +1,6 @@
 // Document steps. They work on grey pages (the first step drops colour by keeping the brightest channel) and
 // scale their window sizes with the page DPI so that they behave alike at 150 and 300 DPI.
-import { createImage } from '../image.js';
+import { createImage, type RawImage } from '../image.js';
 import { otsuThreshold } from '../analysis/measure.js';
 import { repairCreasesStep } from './crease.js';
 import { num, type Step } from './registry.js';
@@ -377,13 +377,16 @@ function hasOtherInk(
   return false;
 }
 
+/** 3×3 median of the grey page: two steps run it, for two reasons the plan measures (specks, grain). */
+async function median3x3(img: RawImage): Promise<RawImage> {
+  return sharpToRaw(sharpOf(toGrey(img, 'max')).median(3), 1);
+}
+
 export const removeSaltPepper: Step = {
   name: 'remove-salt-pepper',
   kind: 'document',
   description: 'Median of 3×3 for pages covered with 1-2 px specks and drop-outs',
-  async run(img) {
-    return sharpToRaw(sharpOf(toGrey(img, 'max')).median(3), 1);
-  },
+  run: median3x3,
 };
 
 export const deskew: Step = {
@@ -504,10 +507,8 @@ export const sharpenText: Step = {
 export const denoiseDocument: Step = {
   name: 'denoise-document',
   kind: 'document',
-  description: 'Edge-preserving smoothing of scanner and sensor noise (3×3 median, then a light blend)',
-  async run(img) {
-    return sharpToRaw(sharpOf(toGrey(img, 'max')).median(3), 1);
-  },
+  description: 'Edge-preserving smoothing of strong scanner and sensor noise (median of 3×3)',
+  run: median3x3,
 };
 
 export const smoothDocument: Step = {
