@@ -4,7 +4,8 @@ import { planPage, speckShare } from '../../src/analysis/plan.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { createImage } from '../../src/image.js';
 import { toGrey } from '../../src/steps/pixels.js';
-import { backgroundUnevenness, crop, mean } from './helpers.js';
+import sharp from 'sharp';
+import { backgroundUnevenness, crop, mean, psnr, withNoise } from './helpers.js';
 import { decodePage, loadDocument } from '../../src/io/decode.js';
 import { evalFile } from '../helpers.js';
 
@@ -58,6 +59,43 @@ describe('document steps on real eval crops', () => {
     expect(dots(toGrey(await run('remove-salt-pepper', img), 'max'))).toBeLessThan(dots(img) * 0.9);
     const flat = await run('flatten-background', img);
     expect(dots(toGrey(await run('remove-speckles', flat), 'max'))).toBeLessThan(dots(toGrey(flat, 'max')));
+  });
+
+  it('denoise-document takes sensor noise off the paper and keeps the ink dark', async () => {
+    const clean = await crop('doc_005', 'clean.png', { left: 100, top: 435, width: 1050, height: 140 }, true);
+    const noisy = withNoise(clean, 12);
+    const out = toGrey(await run('denoise-document', noisy), 'max');
+    // On what is blank paper in the clean crop: the share of pixels visibly off white. On its solid ink: the mean.
+    const onPaper = (img: typeof clean) =>
+      img.data.filter((v, i) => clean.data[i] === 255 && v < 240).length /
+      clean.data.filter((v) => v === 255).length;
+    const inkMean = (img: typeof clean) => {
+      const ink = img.data.filter((_, i) => clean.data[i]! < 96);
+      return ink.reduce((a, b) => a + b, 0) / ink.length;
+    };
+    expect(onPaper(noisy)).toBeGreaterThan(0.05);
+    expect(onPaper(out)).toBeLessThan(onPaper(noisy) * 0.3);
+    expect(inkMean(out)).toBeLessThan(128);
+  });
+
+  it('sharpen-text steepens the edges of soft print and brings it closer to the sharp original', async () => {
+    const clean = await crop('doc_005', 'clean.png', { left: 100, top: 435, width: 1050, height: 140 }, true);
+    const raw = { width: clean.width, height: clean.height, channels: 1 as const };
+    const soft = {
+      ...clean,
+      data: new Uint8Array(
+        await sharp(Buffer.from(clean.data), { raw }).blur(1).toColourspace('b-w').raw().toBuffer(),
+      ),
+    };
+    const out = toGrey(await run('sharpen-text', soft), 'max');
+    // Mean step between neighbouring pixels along each row: higher for steeper edges.
+    const edges = (img: typeof clean) => {
+      let sum = 0;
+      for (let i = 1; i < img.data.length; i++) sum += Math.abs(img.data[i]! - img.data[i - 1]!);
+      return sum / img.data.length;
+    };
+    expect(edges(out)).toBeGreaterThan(edges(soft) * 1.15);
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(soft, clean) + 1);
   });
 
   it('remove-speckles keeps the fragments of eroded glyphs', async () => {

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { RawImage } from '../../src/image.js';
+import { createImage, type RawImage } from '../../src/image.js';
 import { publicSet } from '../helpers.js';
 import path from 'node:path';
 
@@ -49,4 +49,16 @@ export function backgroundUnevenness(img: RawImage): number {
   }
   const m = levels.reduce((a, b) => a + b, 0) / levels.length;
   return Math.sqrt(levels.reduce((a, b) => a + (b - m) ** 2, 0) / levels.length);
+}
+
+/** Deterministic pseudo-random noise so the test always sees the same damage. */
+export function withNoise(img: RawImage, sigma: number): RawImage {
+  let seed = 12345;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const out = createImage(img.width, img.height, img.channels);
+  for (let i = 0; i < img.data.length; i++) {
+    const g = Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
+    out.data[i] = Math.max(0, Math.min(255, Math.round(img.data[i]! + g * sigma)));
+  }
+  return out;
 }

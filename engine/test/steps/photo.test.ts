@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { estimateNoise } from '../../src/analysis/measure.js';
-import { createImage, type RawImage } from '../../src/image.js';
+import { createImage } from '../../src/image.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { crop, psnr } from './helpers.js';
+import { crop, psnr, withNoise } from './helpers.js';
 
 const steps = createDefaultRegistry();
-
-/** Deterministic pseudo-random noise so the test always sees the same damage. */
-function withNoise(img: RawImage, sigma: number): RawImage {
-  let seed = 12345;
-  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const out = createImage(img.width, img.height, img.channels);
-  for (let i = 0; i < img.data.length; i++) {
-    const g = Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-    out.data[i] = Math.max(0, Math.min(255, Math.round(img.data[i]! + g * sigma)));
-  }
-  return out;
-}
 
 describe('photo steps on real eval crops', () => {
   it('denoise-photo lowers the noise and brings the photo closer to the original', async () => {
