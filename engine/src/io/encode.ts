@@ -22,17 +22,11 @@ import {
 } from 'pdf-lib';
 import sharp from 'sharp';
 import type { RawImage } from '../image.js';
+import type { OcrWord } from '../ocr/recognize.js';
 import type { InputFormat } from './sniff.js';
 
-export interface OcrWord {
-  text: string;
-  confidence: number;
-  /** Box in the page image's pixels. */
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+// The text layer is written from the OCR's own words (their boxes are in the page image's pixels).
+export type { OcrWord } from '../ocr/recognize.js';
 
 function rawSharp(img: RawImage) {
   const pipeline = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });

@@ -8,6 +8,7 @@ export interface OcrWord {
   text: string;
   /** 0..100 as Tesseract reports it */
   confidence: number;
+  /** Box in the image's pixels. */
   x0: number;
   y0: number;
   x1: number;

@@ -35,6 +35,13 @@ export function findWord(ocr: OcrResult, text: string): OcrWord {
   return found;
 }
 
+/** An opaque RGBA copy of a grey image: OCR must read it the same. */
+export function withAlpha(grey: RawImage): RawImage {
+  const rgba = new Uint8Array(grey.data.length * 4);
+  grey.data.forEach((v, i) => rgba.set([v, v, v, 255], i * 4));
+  return { width: grey.width, height: grey.height, channels: 4, data: rgba };
+}
+
 export function copyImage(img: RawImage): RawImage {
   return { ...img, data: Uint8Array.from(img.data) };
 }

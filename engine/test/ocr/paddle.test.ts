@@ -6,7 +6,7 @@ import {
   releasePaddle,
   type OcrResult,
 } from '../../src/ocr/index.js';
-import { cer, greyCrop, textLines } from './helpers.js';
+import { cer, greyCrop, textLines, withAlpha } from './helpers.js';
 
 // doc_005, the title down to "6.5% per year.": the first ten lines of text.txt
 let img: RawImage;
@@ -68,14 +68,7 @@ describe('recognizeWordsPaddle', () => {
 
   it('reads colour and alpha images the same as grey', async () => {
     const grey = await greyCrop('doc_005', 140, 150, 760, 60);
-    const rgba = {
-      width: grey.width,
-      height: grey.height,
-      channels: 4 as const,
-      data: new Uint8Array(grey.data.length * 4),
-    };
-    grey.data.forEach((v, i) => rgba.data.set([v, v, v, 255], i * 4));
-    const [a, b] = [await recognizeWords(grey), await recognizeWords(rgba)];
+    const [a, b] = [await recognizeWords(grey), await recognizeWords(withAlpha(grey))];
     expect(a.text.trim()).toBe('Circular on the Complete Council');
     expect(b.text).toBe(a.text);
   }, 30_000);

@@ -1,7 +1,7 @@
 // OCR of a clean page crop from the public eval set against its ground-truth text.
 import { afterAll, describe, expect, it } from 'vitest';
 import { recognizeWords, terminateOcr, toPnm } from '../../src/ocr/index.js';
-import { cer, greyCrop, textLines } from './helpers.js';
+import { cer, greyCrop, textLines, withAlpha } from './helpers.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -28,14 +28,7 @@ describe('recognizeWords (tesseract.js)', () => {
 
   it('reads colour and alpha images the same as grey', async () => {
     const grey = await greyCrop('doc_005', 140, 150, 760, 60);
-    const rgba = {
-      width: grey.width,
-      height: grey.height,
-      channels: 4 as const,
-      data: new Uint8Array(grey.data.length * 4),
-    };
-    grey.data.forEach((v, i) => rgba.data.set([v, v, v, 255], i * 4));
-    const [a, b] = [await recognizeWords(grey), await recognizeWords(rgba)];
+    const [a, b] = [await recognizeWords(grey), await recognizeWords(withAlpha(grey))];
     expect(a.text.trim()).toBe('Circular on the Complete Council');
     expect(b.text).toBe(a.text);
   }, 30_000);
