@@ -4,7 +4,7 @@ export type { RawImage } from './image.js';
 export { sniffFormat, type InputFormat } from './io/sniff.js';
 export { inspectInput, type InputInfo, type InputLimits } from './io/inspect.js';
 export { renderThumbnail, type Thumbnail } from './io/thumbnail.js';
-export { loadDocument, type Doc, type PageSize } from './io/decode.js';
+export type { Doc, PageSize } from './io/decode.js';
 export type { OcrWord } from './io/encode.js';
 export type { RestoreMode } from './analysis/plan.js';
 export type { PageKind } from './analysis/measure.js';
@@ -12,6 +12,7 @@ export { describeFallback, type PageOptions, type RestoredPage } from './pipelin
 export {
   DEFAULT_PAGE_TIMEOUT_MS,
   assembleOutput,
+  loadDocument,
   restore,
   restorePage,
   type AssembledOutput,

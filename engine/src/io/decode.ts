@@ -5,7 +5,15 @@ import sharp from 'sharp';
 import { inputErrors } from '../errors.js';
 import type { RawImage } from '../image.js';
 import { dropAlpha } from '../steps/pixels.js';
-import { fitDpi, getPdfPageSizes, loadPdfjs, openPdf, renderPdfPage, type PdfPageSize } from './pdf.js';
+import {
+  describePdf,
+  fitDpi,
+  loadPdfjs,
+  openPdf,
+  renderPdfPage,
+  type PdfDescription,
+  type PdfPageSize,
+} from './pdf.js';
 import { findScanImage, openForScans } from './pdf-scan.js';
 import type { PDFDocument } from 'pdf-lib';
 import { sniffFormat, type InputFormat } from './sniff.js';
@@ -39,25 +47,27 @@ const PDF_MIN_DPI = 150;
 const PDF_MAX_DPI = 300;
 const PDF_VECTOR_DPI = 200;
 
-export async function loadDocument(bytes: Uint8Array): Promise<Doc> {
+/**
+ * Reads what the pages of a file are, without decoding them. `readPdf` says where a PDF's page count and sizes
+ * are read: in this thread by default; the engine's public `loadDocument` reads them in a worker thread.
+ */
+export async function loadDocument(
+  bytes: Uint8Array,
+  readPdf: (bytes: Uint8Array) => Promise<PdfDescription> = describePdf,
+): Promise<Doc> {
   if (bytes.length === 0) throw inputErrors.empty();
   const format = sniffFormat(bytes);
   if (format === null) throw inputErrors.unsupported();
   const id = randomUUID();
   if (format === 'pdf') {
-    const pdf = await openPdf(bytes);
-    try {
-      const sizes = await getPdfPageSizes(pdf);
-      return {
-        id,
-        format,
-        pageCount: pdf.numPages,
-        pageSizes: sizes.map((s) => ({ width: s.widthPt, height: s.heightPt, unit: 'pt' })),
-        bytes,
-      };
-    } finally {
-      await pdf.destroy();
-    }
+    const { pageCount, sizes } = await readPdf(bytes);
+    return {
+      id,
+      format,
+      pageCount,
+      pageSizes: sizes.map((s) => ({ width: s.widthPt, height: s.heightPt, unit: 'pt' })),
+      bytes,
+    };
   }
   try {
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();

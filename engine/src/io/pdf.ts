@@ -60,6 +60,22 @@ export function mapPdfError(error: unknown): Error {
   return inputErrors.corrupt(error);
 }
 
+/** What a caller needs to plan a PDF's pages: how many there are and their sizes. */
+export interface PdfDescription {
+  pageCount: number;
+  sizes: PdfPageSize[];
+}
+
+/** Page count and sizes of a PDF, read with pdfjs in this thread. Throws the typed input errors of openPdf. */
+export async function describePdf(bytes: Uint8Array): Promise<PdfDescription> {
+  const pdf = await openPdf(bytes);
+  try {
+    return { pageCount: pdf.numPages, sizes: await getPdfPageSizes(pdf) };
+  } finally {
+    await pdf.destroy();
+  }
+}
+
 export async function getPdfPageSizes(doc: PDFDocumentProxy): Promise<PdfPageSize[]> {
   const sizes: PdfPageSize[] = [];
   for (let i = 1; i <= doc.numPages; i++) {

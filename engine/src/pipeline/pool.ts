@@ -4,8 +4,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
+import { EngineInputError } from '../errors.js';
+import type { PdfDescription } from '../io/pdf.js';
 import type { RestoredPage } from './page.js';
-import type { PageTask } from './worker.js';
+import type { PageTask, PdfTaskResult } from './worker.js';
 
 const here = fileURLToPath(import.meta.url);
 // Under tsx, vitest or the backend's dev server this file is TypeScript, and so is the worker: the worker
@@ -25,10 +27,10 @@ export function defaultThreads(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
 }
 
-let pool: Piscina<PageTask, RestoredPage> | undefined;
+let pool: Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult> | undefined;
 
-export function enginePool(): Piscina<PageTask, RestoredPage> {
-  pool ??= new Piscina<PageTask, RestoredPage>({
+function enginePool(): Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult> {
+  pool ??= new Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult>({
     filename: pathToFileURL(workerFile).href,
     execArgv: workerExecArgv(),
     minThreads: 0,
@@ -36,6 +38,21 @@ export function enginePool(): Piscina<PageTask, RestoredPage> {
     idleTimeout: 60_000,
   });
   return pool;
+}
+
+/** Restores one page in a worker thread. */
+export async function runPageTask(task: PageTask, signal: AbortSignal): Promise<RestoredPage> {
+  return (await enginePool().run(task, { signal })) as RestoredPage;
+}
+
+/**
+ * A PDF's page count and sizes, read by pdfjs in a worker thread: the calling thread (job runner, CLI) then
+ * never loads pdfjs, which costs a thread about 360 MB once a document is opened.
+ */
+export async function describePdfInPool(bytes: Uint8Array): Promise<PdfDescription> {
+  const result = (await enginePool().run(bytes, { name: 'describePdfTask' })) as PdfTaskResult;
+  if (!result.ok) throw new EngineInputError(result.code, result.message);
+  return result.description;
 }
 
 export function poolThreads(): number {

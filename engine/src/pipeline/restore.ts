@@ -3,12 +3,12 @@
 import sharp from 'sharp';
 import type { RestoreMode } from '../analysis/plan.js';
 import { PageTimeoutError } from '../errors.js';
-import { loadDocument, type Doc } from '../io/decode.js';
+import { loadDocument as readDocument, type Doc } from '../io/decode.js';
 import { buildPdf } from '../io/encode.js';
 import { EXTENSION_BY_FORMAT, MIME_BY_FORMAT } from '../io/sniff.js';
 import type { StepCall } from '../steps/registry.js';
 import type { PageOptions, RestoredPage } from './page.js';
-import { enginePool, poolThreads } from './pool.js';
+import { describePdfInPool, poolThreads, runPageTask } from './pool.js';
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 120_000;
 
@@ -20,7 +20,12 @@ export interface RestorePageOptions extends PageOptions {
   stepModules?: string[];
 }
 
-export { loadDocument, type Doc };
+export type { Doc };
+
+/** Reads what the pages of a file are; a PDF's page count and sizes are read in a worker thread. */
+export function loadDocument(bytes: Uint8Array): Promise<Doc> {
+  return readDocument(bytes, describePdfInPool);
+}
 
 export async function restorePage(
   doc: Doc,
@@ -31,7 +36,7 @@ export async function restorePage(
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   try {
-    return await enginePool().run({ doc, index, opts: pageOpts, stepModules }, { signal: combined });
+    return await runPageTask({ doc, index, opts: pageOpts, stepModules }, combined);
   } catch (error) {
     if (timeout.aborted && !signal?.aborted) throw new PageTimeoutError(index, timeoutMs);
     throw error;

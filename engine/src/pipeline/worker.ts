@@ -1,6 +1,9 @@
-// Piscina worker: restores one page per task. The step registry, OCR and models load once per thread.
+// Piscina worker: restores one page per task (the default export), and reads a PDF's page count and sizes
+// (describePdfTask). The step registry, OCR, models and pdfjs load once per thread.
 import { pathToFileURL } from 'node:url';
+import { EngineInputError } from '../errors.js';
 import type { Doc } from '../io/decode.js';
+import { describePdf, type PdfDescription } from '../io/pdf.js';
 import { createDefaultRegistry } from '../steps/index.js';
 import type { Step } from '../steps/registry.js';
 import { restorePageInThread, type PageOptions, type RestoredPage } from './page.js';
@@ -31,4 +34,17 @@ async function loadStepModules(modules: string[]): Promise<void> {
 export default async function restorePageTask(task: PageTask): Promise<RestoredPage> {
   await loadStepModules(task.stepModules);
   return restorePageInThread(task.doc, task.index, task.opts, registry, threadServices());
+}
+
+/** A PDF's description, or the typed input error it raised (its class does not survive the thread boundary). */
+export type PdfTaskResult =
+  { ok: true; description: PdfDescription } | { ok: false; code: EngineInputError['code']; message: string };
+
+export async function describePdfTask(bytes: Uint8Array): Promise<PdfTaskResult> {
+  try {
+    return { ok: true, description: await describePdf(bytes) };
+  } catch (error) {
+    if (error instanceof EngineInputError) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
 }

@@ -114,6 +114,24 @@ describe('restore', () => {
     await expect(restore(Buffer.from('not a document'))).rejects.toBeInstanceOf(EngineInputError);
     await expect(loadDocument(Buffer.alloc(0))).rejects.toMatchObject({ code: 'empty' });
   });
+
+  it('reads a PDF in a worker thread and brings its typed errors back as they were', async () => {
+    const pdf = evalFile('pdf_003', 'degraded.pdf');
+    const doc = await loadDocument(pdf);
+    expect(doc.pageCount).toBe(5);
+    const [first] = await pdfPages(pdf);
+    expect(doc.pageSizes[0]).toMatchObject({ width: first!.width, height: first!.height, unit: 'pt' });
+
+    const truncated = loadDocument(pdf.subarray(0, Math.floor(pdf.length / 2)));
+    await expect(truncated).rejects.toBeInstanceOf(EngineInputError);
+    await expect(truncated).rejects.toMatchObject({ code: 'corrupt' });
+    const encrypted = loadDocument(readFileSync(path.join(fixturesDir, 'encrypted.pdf')));
+    await expect(encrypted).rejects.toBeInstanceOf(EngineInputError);
+    await expect(encrypted).rejects.toMatchObject({
+      code: 'encrypted',
+      message: 'This PDF is password-protected. Please remove the password and upload it again.',
+    });
+  });
 });
 
 describe('PDF text layer', () => {
