@@ -76,7 +76,7 @@ export async function describePdf(bytes: Uint8Array): Promise<PdfDescription> {
   }
 }
 
-export async function getPdfPageSizes(doc: PDFDocumentProxy): Promise<PdfPageSize[]> {
+async function getPdfPageSizes(doc: PDFDocumentProxy): Promise<PdfPageSize[]> {
   const sizes: PdfPageSize[] = [];
   for (let i = 1; i <= doc.numPages; i++) {
     const page = await doc.getPage(i);
