@@ -12,7 +12,7 @@ export interface JobSettings {
   leaseMs: number;
   /** How often an idle database-queue worker looks for work it was not told about. */
   pollMs: number;
-  /** Runs of one job (first run included) before it ends failed with its unrestored pages refunded. */
+  /** Runs of one job (first run included) before it ends failed with every page refunded. */
   maxAttempts: number;
   /** Time limit for one page inside the engine. */
   pageTimeoutMs: number;

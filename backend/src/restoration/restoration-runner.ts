@@ -1,7 +1,9 @@
 // Runs one restoration job: page by page through the engine, each page checkpointed in storage under the
 // job so a resumed run (after a crash or a lost lease) does not redo finished pages. Credits were charged
-// once when the job was created; every page that does not come out restored is refunded once, keyed by
-// `refund:<jobId>:<page>`, so no retry or crash can refund twice.
+// once when the job was created; the user pays only for pages delivered in a downloadable file. A page that
+// does not come out restored is refunded as soon as it fails; a job that ends without a file (failed for good,
+// or its original deleted meanwhile) refunds every page. Each refund is keyed by `refund:<jobId>:<page>`, so
+// no retry or crash can refund a page twice.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { RealtimeEvent } from '@folio/shared';
@@ -49,6 +51,8 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+const ORIGINAL_DELETED = 'The original file was deleted.';
+
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -74,7 +78,7 @@ export class RestorationRunner {
     }
     const original = await this.deps.files.findOwned(db, job.user_id, job.original_file_id);
     if (!original) {
-      await this.fail(job, 'The original file was deleted.');
+      await this.fail(job, ORIGINAL_DELETED);
       return;
     }
 
@@ -96,6 +100,10 @@ export class RestorationRunner {
     const counters: JobCounters = { current_page: 0, successful_pages: 0, failed_pages: 0 };
     for (let index = 0; index < totalPages; index += 1) {
       if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
+      if (await this.originalDeleted(job)) {
+        await this.fail(job, ORIGINAL_DELETED);
+        return;
+      }
       const outcome = await this.restorePage(job, index, signal, () => document.restorePage(index, signal));
       if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
       pages.push(outcome.ok ? outcome.page : null);
@@ -169,6 +177,16 @@ export class RestorationRunner {
     });
   }
 
+  /** Refunds every page of a job that ends without a file; pages refunded before are skipped by reference. */
+  private async refundUndelivered(trx: Trx, job: JobRow): Promise<void> {
+    for (let index = 0; index < job.total_pages; index += 1) await this.refundPage(trx, job, index);
+  }
+
+  /** True once the user has deleted the original: the restored file could not be delivered with it. */
+  private async originalDeleted(job: JobRow): Promise<boolean> {
+    return !(await this.deps.files.findOwned(this.deps.db, job.user_id, job.original_file_id));
+  }
+
   private async complete(
     job: JobRow,
     original: OriginalFile,
@@ -188,6 +206,7 @@ export class RestorationRunner {
     await this.deps.storage.put(storageKey, output.bytes);
     const now = this.now();
     const result = await withTransaction(this.deps.db, async (trx) => {
+      if (!(await this.deps.files.findOwned(trx, job.user_id, original.id))) return 'original deleted';
       const finished = await this.jobs.finish(
         trx,
         job.id,
@@ -214,9 +233,11 @@ export class RestorationRunner {
         balance: await this.deps.credits.balance(trx, job.user_id),
       };
     });
-    if (!result) {
-      // Another worker finished this job first; its file is the one that counts.
+    if (!result || result === 'original deleted') {
+      // Another worker finished this job first (its file is the one that counts), or there is nothing left
+      // to deliver the file with.
       await this.deps.storage.delete(storageKey);
+      if (result) await this.fail(job, ORIGINAL_DELETED);
       return;
     }
     await this.publish(job.user_id, {
@@ -233,7 +254,7 @@ export class RestorationRunner {
     await this.removeCheckpoints(job.id);
   }
 
-  /** Ends the job failed and refunds every page that did not come out restored. */
+  /** Ends the job failed: no file is delivered, so every page is refunded (restored ones included). */
   async fail(job: JobRow, error: string): Promise<void> {
     const restored = new Set<number>();
     for (let index = 0; index < job.total_pages; index += 1) {
@@ -258,9 +279,7 @@ export class RestorationRunner {
         this.now().toISOString(),
       );
       if (!finished) return undefined;
-      for (let index = 0; index < job.total_pages; index += 1) {
-        if (!restored.has(index)) await this.refundPage(trx, job, index);
-      }
+      await this.refundUndelivered(trx, job);
       await this.deps.files.setStatus(trx, job.original_file_id, 'error');
       return this.deps.credits.balance(trx, job.user_id);
     });
