@@ -3,9 +3,15 @@
 import { sql } from 'kysely';
 import { dialectOf } from '../db/database.js';
 import type { Trx } from '../db/transaction.js';
-import type { CheckoutSessionsTable, CheckoutStatus, BillingEventsTable } from './billing.tables.js';
+import type {
+  BillingEventsTable,
+  CheckoutSessionsTable,
+  CheckoutStatus,
+  PaymentReversalsTable,
+} from './billing.tables.js';
 
 export type CheckoutSessionRow = CheckoutSessionsTable;
+export type PaymentReversalRow = PaymentReversalsTable;
 
 export class BillingRepository {
   async findCustomerId(trx: Trx, userId: string): Promise<string | undefined> {
@@ -101,6 +107,52 @@ export class BillingRepository {
       .updateTable('checkout_sessions')
       .set({ ...reversal, updated_at: now })
       .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Serialises, until the transaction ends, everything done about one payment (its fulfilment and its
+   * refunds and disputes) on PostgreSQL, so a refund racing its payment's completion is never missed by both.
+   * SQLite's BEGIN IMMEDIATE already serialises every writing transaction.
+   */
+  async lockPayment(trx: Trx, paymentIntentId: string): Promise<void> {
+    if (dialectOf(trx) !== 'postgres') return;
+    await sql`select pg_advisory_xact_lock(hashtext(${`payment:${paymentIntentId}`}))`.execute(trx);
+  }
+
+  /** Stores a refund step or dispute unless its reference is stored; answers the stored row. */
+  async recordReversal(trx: Trx, row: PaymentReversalRow): Promise<PaymentReversalRow> {
+    await trx
+      .insertInto('payment_reversals')
+      .values(row)
+      .onConflict((oc) => oc.column('reference').doNothing())
+      .execute();
+    const stored = await trx
+      .selectFrom('payment_reversals')
+      .selectAll()
+      .where('reference', '=', row.reference)
+      .executeTakeFirst();
+    if (!stored) throw new Error(`reversal ${row.reference} was not stored`);
+    return stored;
+  }
+
+  /** Reversals of a payment not applied yet, in the order they arrived. */
+  async pendingReversals(trx: Trx, paymentIntentId: string): Promise<PaymentReversalRow[]> {
+    return trx
+      .selectFrom('payment_reversals')
+      .selectAll()
+      .where('payment_intent_id', '=', paymentIntentId)
+      .where('applied_at', 'is', null)
+      .orderBy('received_at')
+      .orderBy('reference')
+      .execute();
+  }
+
+  async markReversalApplied(trx: Trx, reference: string, now: string): Promise<void> {
+    await trx
+      .updateTable('payment_reversals')
+      .set({ applied_at: now })
+      .where('reference', '=', reference)
       .execute();
   }
 

@@ -236,10 +236,10 @@ export class BillingService {
         const change = await this.#fulfilment.reverse(trx, {
           paymentIntentId,
           reason: 'refund',
-          refundedCents: charge.amount_refunded,
+          amountCents: charge.amount_refunded,
           reference: `refund:${charge.id}:${charge.amount_refunded}`,
         });
-        return change ? { outcome: 'processed', change } : this.unmatched(event, paymentIntentId);
+        return change === 'pending' ? this.held(event, paymentIntentId) : { outcome: 'processed', change };
       }
       case 'charge.dispute.created': {
         const dispute = event.data.object;
@@ -248,21 +248,23 @@ export class BillingService {
         const change = await this.#fulfilment.reverse(trx, {
           paymentIntentId,
           reason: 'dispute',
-          disputedCents: dispute.amount,
+          amountCents: dispute.amount,
           reference: `refund:${dispute.id}`,
         });
-        return change ? { outcome: 'processed', change } : this.unmatched(event, paymentIntentId);
+        return change === 'pending' ? this.held(event, paymentIntentId) : { outcome: 'processed', change };
       }
       default:
         return ignored;
     }
   }
 
-  private unmatched(event: StripeEvent, paymentIntentId: string) {
+  /** A refund or dispute of a payment not fulfilled here (yet): kept, and applied if the payment is. */
+  private held(event: StripeEvent, paymentIntentId: string) {
     this.log.warn(
-      `Stripe ${event.type} ${event.id}: no fulfilled checkout session has payment ${paymentIntentId}`,
+      `Stripe ${event.type} ${event.id}: no fulfilled checkout session has payment ${paymentIntentId} yet; ` +
+        'kept until it is fulfilled',
     );
-    return { outcome: 'ignored' as const, change: null };
+    return { outcome: 'processed' as const, change: null };
   }
 
   /**

@@ -1,4 +1,4 @@
-// Tables of the billing domain (migration 004_billing), part of the Database type in db/schema.ts.
+// Tables of the billing domain (migrations 004_billing, 005_payment_reversals), part of the Database type in db/schema.ts.
 
 /** One payment-provider customer per user, created on the first checkout and reused afterwards. */
 export interface BillingCustomersTable {
@@ -50,9 +50,27 @@ export interface CreditDebtsTable {
   updated_at: string;
 }
 
+export type ReversalReason = 'refund' | 'dispute';
+
+/**
+ * Every refund step and dispute, by its ledger reference (`refund:<charge id>:<cents refunded so far>`,
+ * `refund:<dispute id>`). `applied_at` is null while its payment is not fulfilled here (the refund arrived
+ * before the checkout's completion); fulfilment applies it then.
+ */
+export interface PaymentReversalsTable {
+  reference: string;
+  payment_intent_id: string;
+  reason: ReversalReason;
+  /** Refund: the charge's cumulative `amount_refunded`; dispute: the amount disputed. */
+  amount_cents: number;
+  received_at: string;
+  applied_at: string | null;
+}
+
 export type BillingTables = {
   billing_customers: BillingCustomersTable;
   checkout_sessions: CheckoutSessionsTable;
   billing_events: BillingEventsTable;
   credit_debts: CreditDebtsTable;
+  payment_reversals: PaymentReversalsTable;
 };

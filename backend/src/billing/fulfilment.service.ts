@@ -9,11 +9,16 @@
 //   as far as the balance allows; the rest is recorded as owed. Ledger references: `refund:<charge id>:<cents
 //   refunded so far>` (Stripe reports partial refunds cumulatively, so each step is unique) and
 //   `refund:<dispute id>`.
+// - Events of one checkout reconcile whatever their order: every refund step and dispute is recorded by its
+//   reference (payment_reversals); one that arrives before its payment is fulfilled waits, and the
+//   fulfilment grants the credits and takes them back in the same transaction. Everything about one payment
+//   runs under one lock (`lockPayment`), so a refund racing its completion is seen by one of the two.
 import { findPack, TIER_PRIORITY, type PurchaseTier } from '@folio/shared';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { Trx } from '../db/transaction.js';
 import { nowIso } from '../db/values.js';
-import type { BillingRepository, CheckoutSessionRow } from './billing.repository.js';
+import type { BillingRepository, CheckoutSessionRow, PaymentReversalRow } from './billing.repository.js';
+import type { ReversalReason } from './billing.tables.js';
 
 export interface CreditChangeOutcome {
   userId: string;
@@ -23,13 +28,14 @@ export interface CreditChangeOutcome {
   changed: boolean;
 }
 
-export type ReversalRequest = {
+export interface ReversalRequest {
   paymentIntentId: string;
+  /** Ledger reference of this refund step or dispute; unique, so a replay changes nothing. */
   reference: string;
-} & (
-  | { reason: 'refund'; /** Stripe's cumulative `amount_refunded` of the charge. */ refundedCents: number }
-  | { reason: 'dispute'; /** Amount of this (new) dispute. */ disputedCents: number }
-);
+  reason: ReversalReason;
+  /** Refund: Stripe's cumulative `amount_refunded` of the charge. Dispute: the amount of this dispute. */
+  amountCents: number;
+}
 
 function isTier(value: string | undefined): value is PurchaseTier {
   return value !== undefined && value in TIER_PRIORITY;
@@ -47,6 +53,7 @@ export class FulfilmentService {
     sessionId: string,
     paymentIntentId: string | null,
   ): Promise<CreditChangeOutcome | null> {
+    if (paymentIntentId) await this.repo.lockPayment(trx, paymentIntentId);
     const session = await this.repo.findSession(trx, sessionId, true);
     if (!session) return null;
     const now = nowIso();
@@ -63,25 +70,75 @@ export class FulfilmentService {
       reason: 'purchase',
       reference: `checkout:${session.id}`,
     });
+    await this.repo.markFulfilled(trx, session.id, paymentIntentId, now);
     let balance = grant.balance;
     if (grant.applied) {
+      const paymentIntent = session.payment_intent_id ?? paymentIntentId;
+      // Refunds and disputes that came before this completion: taken back now, before any debt is paid.
+      if (paymentIntent) balance = await this.applyPending(trx, session.id, paymentIntent, balance, now);
       balance = await this.payDebt(trx, session, balance, now);
       await this.raiseTier(trx, session, now);
     }
-    await this.repo.markFulfilled(trx, session.id, paymentIntentId, now);
     return { userId: session.user_id, balance, changed: grant.applied };
   }
 
-  /** Takes credits back for money returned on a fulfilled session; null when no session matches. */
-  async reverse(trx: Trx, request: ReversalRequest): Promise<CreditChangeOutcome | null> {
-    const session = await this.repo.findSessionByPaymentIntent(trx, request.paymentIntentId);
-    if (!session || session.status !== 'fulfilled') return null;
+  /**
+   * Takes credits back for money returned on a fulfilled session. `pending` when no fulfilled session has
+   * this payment (yet): the reversal is kept and applied if and when the payment is fulfilled.
+   */
+  async reverse(trx: Trx, request: ReversalRequest): Promise<CreditChangeOutcome | 'pending'> {
+    await this.repo.lockPayment(trx, request.paymentIntentId);
     const now = nowIso();
+    const reversal = await this.repo.recordReversal(trx, {
+      reference: request.reference,
+      payment_intent_id: request.paymentIntentId,
+      reason: request.reason,
+      amount_cents: request.amountCents,
+      received_at: now,
+      applied_at: null,
+    });
+    const session = await this.repo.findSessionByPaymentIntent(trx, request.paymentIntentId);
+    if (!session || session.status !== 'fulfilled') return 'pending';
+    if (reversal.applied_at !== null) {
+      return {
+        userId: session.user_id,
+        balance: await this.credits.balance(trx, session.user_id),
+        changed: false,
+      };
+    }
+    return this.applyReversal(trx, session, reversal, now);
+  }
+
+  /** Applies the payment's waiting reversals in the order they came; answers the balance after them. */
+  private async applyPending(
+    trx: Trx,
+    sessionId: string,
+    paymentIntentId: string,
+    balance: number,
+    now: string,
+  ): Promise<number> {
+    let after = balance;
+    for (const reversal of await this.repo.pendingReversals(trx, paymentIntentId)) {
+      // Read again each time: every reversal changes the session's figures.
+      const session = await this.repo.findSession(trx, sessionId);
+      if (!session) break;
+      after = (await this.applyReversal(trx, session, reversal, now)).balance;
+    }
+    return after;
+  }
+
+  private async applyReversal(
+    trx: Trx,
+    session: CheckoutSessionRow,
+    reversal: PaymentReversalRow,
+    now: string,
+  ): Promise<CreditChangeOutcome> {
+    await this.repo.markReversalApplied(trx, reversal.reference, now);
     const refunded =
-      request.reason === 'refund'
-        ? Math.max(session.refunded_cents, request.refundedCents)
+      reversal.reason === 'refund'
+        ? Math.max(session.refunded_cents, reversal.amount_cents)
         : session.refunded_cents;
-    const disputed = session.disputed_cents + (request.reason === 'dispute' ? request.disputedCents : 0);
+    const disputed = session.disputed_cents + (reversal.reason === 'dispute' ? reversal.amount_cents : 0);
     const reversedCents = Math.min(session.amount_cents, refunded + disputed);
     const target = Math.round((session.credits * reversedCents) / session.amount_cents);
     const due = target - session.credits_reversed;
@@ -101,8 +158,8 @@ export class FulfilmentService {
       const debit = await this.credits.apply(trx, {
         userId: session.user_id,
         delta: -taken,
-        reason: request.reason,
-        reference: request.reference,
+        reason: reversal.reason,
+        reference: reversal.reference,
       });
       balance = debit.balance;
     }

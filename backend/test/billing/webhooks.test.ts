@@ -261,13 +261,22 @@ describe('Stripe webhooks', () => {
     expect(await creditsOwed(harness.testApp, user)).toBe(0);
   });
 
-  it('ignores a refund for a payment it never fulfilled', async () => {
+  it('keeps a refund for a payment not fulfilled yet, and applies it when the payment succeeds', async () => {
     const user = await newUser();
     const sessionId = await startPurchase(harness, user, 'power100');
-    harness.stripe.completeSession(sessionId, 'unpaid'); // payment exists at Stripe, never paid here
+    harness.stripe.completeSession(sessionId, 'unpaid'); // payment exists at Stripe, not paid here yet
     const response = await sendEvent(harness, harness.stripe.refund(sessionId, 5999));
-    expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
+    expect(response.json()).toEqual({ received: true, outcome: 'processed' });
     expect(await credits(user)).toBe(user.credits);
     expect(await creditsOwed(harness.testApp, user)).toBe(0);
+
+    // The payment then succeeds: the pack is granted and the refund taken back in the same step.
+    await sendEvent(harness, harness.stripe.asyncPaymentSucceeded(sessionId));
+    expect(await credits(user)).toBe(user.credits);
+    expect(await creditsOwed(harness.testApp, user)).toBe(0);
+    const charge = harness.stripe.chargeFor(sessionId);
+    expect(await ledgerReferences(harness.testApp, user)).toEqual(
+      expect.arrayContaining([`checkout:${sessionId} +100`, `refund:${charge.id}:5999 -100`]),
+    );
   });
 });
