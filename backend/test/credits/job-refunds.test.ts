@@ -8,6 +8,9 @@ import { FilePurger } from '../../src/files/file-purger.js';
 import { FileRepository } from '../../src/files/file-repository.js';
 import { contentKey, FILE_OBJECTS_PREFIX } from '../../src/files/storage-keys.js';
 import { JobAbortedError } from '../../src/restoration/restoration-runner.js';
+import { createStorage } from '../../src/storage/create-storage.js';
+import { createTestApp } from '../helpers/app.js';
+import { signIn } from '../helpers/auth.js';
 import { addOriginal, balanceOf, grantCredits, ledgerOf, tiffPages } from '../restoration/fixtures.js';
 import { createRunnerHarness, type RunnerHarness } from '../restoration/runner-harness.js';
 
@@ -193,5 +196,56 @@ describe('job refunds', () => {
     expect(h.engine.restoredPages).toEqual([]);
     expect((await h.jobs.find(h.database.db, jobId))?.status).toBe('failed');
     await expectEverythingRefunded(userId, jobId);
+  });
+});
+
+describe('job refunds through the API', () => {
+  it('DELETE of the original while its restoration runs stops the job and refunds every page', async () => {
+    const testApp = await createTestApp({ env: { SIGNUP_CREDITS: '0' } });
+    try {
+      const { app } = testApp;
+      const db = testApp.database.db;
+      const user = await signIn(app, 'deletes-while-restoring@example.test');
+      await grantCredits(db, user.userId, STARTING_CREDITS);
+      const fileId = await addOriginal(db, createStorage(testApp.settings), user.userId, {
+        bytes: fourPages,
+        filename: 'letters.tiff',
+        mime: 'image/tiff',
+        fileType: 'tiff',
+        pageCount: 4,
+      });
+      const { jobId } = await app.jobs.service.start(user.userId, fileId);
+      expect(await balanceOf(db, user.userId)).toBe(STARTING_CREDITS - 4);
+
+      // The user deletes the original once page 2 is reported (the runner waits for the delete).
+      const bus = app.eventBus;
+      const publish = bus.publish.bind(bus);
+      const statuses: number[] = [];
+      bus.publish = async (userId: string, event: RealtimeEvent) => {
+        await publish(userId, event);
+        if (event.type !== 'restoration.progress' || event.currentPage !== 2) return;
+        const response = await app.inject({
+          method: 'DELETE',
+          url: `/api/v1/files/file/${fileId}`,
+          headers: user.headers,
+        });
+        statuses.push(response.statusCode);
+      };
+      await app.jobs.runner.run(jobId, never);
+
+      expect(statuses).toEqual([200]);
+      const job = await h.jobs.find(db, jobId);
+      expect(job).toMatchObject({
+        status: 'failed',
+        error: 'The original file was deleted.',
+        successful_pages: 2, // the job stopped after the page during which the original was deleted
+      });
+      const ledger = await ledgerOf(db, user.userId);
+      expect(ledger.filter((row) => row.reason === 'refund')).toHaveLength(4);
+      expect(await balanceOf(db, user.userId)).toBe(STARTING_CREDITS);
+      expect(ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(STARTING_CREDITS);
+    } finally {
+      await testApp.close();
+    }
   });
 });
