@@ -13,6 +13,7 @@ import {
   creditsOwed,
   me,
   sendEvent,
+  spend,
   startPurchase,
   type BillingHarness,
 } from './billing-harness.js';
@@ -24,6 +25,9 @@ interface Scenario {
   events(sessionId: string): StripeEvent[];
   /** Credits the user keeps from the purchase once every event is in. */
   kept: number;
+  /** Credits the user owes before the checkout (an earlier purchase spent, then refunded), and after. */
+  owedBefore?: number;
+  owedAfter?: number;
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
@@ -100,6 +104,23 @@ describe('money orders: every order of a checkout’s events', () => {
       ],
       kept: 0,
     },
+    {
+      name: 'owing 100, completed, refunded in full',
+      pack: 'essential10',
+      events: (id) => [harness.stripe.completeSession(id), harness.stripe.refund(id, 799)],
+      kept: 0,
+      owedBefore: 100,
+      owedAfter: 100,
+    },
+    {
+      name: 'owing 100, completed, half refunded',
+      pack: 'power100',
+      // The debt takes the 100 credits; the half refund (50) can take nothing more and is owed.
+      events: (id) => [harness.stripe.completeSession(id), harness.stripe.refund(id, 3000)],
+      kept: 0,
+      owedBefore: 100,
+      owedAfter: 50,
+    },
   ];
 
   beforeAll(async () => {
@@ -121,6 +142,15 @@ describe('money orders: every order of a checkout’s events', () => {
     return balance;
   }
 
+  /** An earlier power100 purchase, all credits spent, then refunded in full: 100 credits owed. */
+  async function owe100(user: SignedIn): Promise<void> {
+    const sessionId = await startPurchase(harness, user, 'power100');
+    await deliver(harness.stripe.completeSession(sessionId));
+    await spend(harness.testApp, user, user.credits + 100, `test:spend-${sessionId}`);
+    await deliver(harness.stripe.refund(sessionId, 5999));
+    expect(await creditsOwed(harness.testApp, user)).toBe(100);
+  }
+
   async function deliver(event: StripeEvent): Promise<string> {
     const response = await sendEvent(harness, event);
     expect(response.statusCode).toBe(200);
@@ -133,6 +163,8 @@ describe('money orders: every order of a checkout’s events', () => {
       let orders: number[][] | undefined;
       for (let run = 0; run < (orders?.length ?? 1); run += 1) {
         const user = await newUser();
+        if (scenario.owedBefore) await owe100(user);
+        const start = await expectLedgerEqualsBalance(user);
         const sessionId = await startPurchase(harness, user, scenario.pack);
         const events = scenario.events(sessionId);
         orders ??= permutations(events.map((_, index) => index));
@@ -147,8 +179,8 @@ describe('money orders: every order of a checkout’s events', () => {
         }
         for (const event of events) expect(await deliver(event), `${label}: late replay`).toBe('duplicate');
 
-        expect(await expectLedgerEqualsBalance(user), label).toBe(user.credits + scenario.kept);
-        expect(await creditsOwed(harness.testApp, user), label).toBe(0);
+        expect(await expectLedgerEqualsBalance(user), label).toBe(start + scenario.kept);
+        expect(await creditsOwed(harness.testApp, user), label).toBe(scenario.owedAfter ?? 0);
       }
     });
   }
