@@ -234,8 +234,8 @@ export class RestorationRunner {
       };
     });
     if (!result || result === 'original deleted') {
-      // Another worker finished this job first (its file is the one that counts), or there is nothing left
-      // to deliver the file with.
+      // Another worker finished this job first (its file is the one that counts), or the user deleted the
+      // original meanwhile: then the file is not delivered and the job fails with every page refunded.
       await this.deps.storage.delete(storageKey);
       if (result) await this.fail(job, ORIGINAL_DELETED);
       return;
