@@ -2,6 +2,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { EngineInputError, inputErrors } from '../errors.js';
 import { openPdf } from './pdf.js';
+import { checkPdfPages, openWithPdfLib } from './pdf-bounds.js';
 import { MIME_BY_FORMAT, sniffFormat, type InputFormat } from './sniff.js';
 
 export interface InputLimits {
@@ -33,6 +34,11 @@ async function inspectPdf(bytes: Buffer, limits: InputLimits): Promise<InputInfo
     const pageCount = doc.numPages;
     if (pageCount < 1) throw inputErrors.corrupt();
     if (pageCount > limits.maxPages) throw inputErrors.tooManyPages(pageCount, limits.maxPages);
+    // Every page within PDF_BOUNDS, so that no later preview or restoration hits a bomb. When pdf-lib cannot
+    // read the file (encrypted with an empty password), pdfjs's image size limit and the caller's thread
+    // limits are what is left.
+    const lib = await openWithPdfLib(bytes);
+    if (lib) checkPdfPages(lib);
     // Reading the first page's content catches broken page trees and content streams cheaply.
     try {
       const page = await doc.getPage(1);

@@ -2,6 +2,7 @@
 import sharp from 'sharp';
 import { inputErrors } from '../errors.js';
 import { openPdf, renderPdfPage } from './pdf.js';
+import { checkPdfPage, openWithPdfLib } from './pdf-bounds.js';
 import { sniffFormat } from './sniff.js';
 
 export interface Thumbnail {
@@ -19,6 +20,8 @@ export async function renderThumbnail(bytes: Buffer, opts: { width: number }): P
   if (format === null) throw inputErrors.unsupported();
   try {
     if (format === 'pdf') {
+      const lib = await openWithPdfLib(bytes);
+      if (lib) checkPdfPage(lib, 0);
       const doc = await openPdf(bytes);
       try {
         const page = await doc.getPage(1);
