@@ -48,6 +48,7 @@ describe('PDF bombs at upload', () => {
     ['10 MB of line operators in one Flate stream', () => bombs.lineOperatorsPdf()],
     // pdf-lib cannot read its streams, so only pdfjs's limits and the thread's time and heap limits stop it.
     ['the nested forms, encrypted with an empty password', () => bombs.encryptedNestedFormsPdf()],
+    ['the line operators, encrypted with an empty password', () => bombs.encryptedLineOperatorsPdf()],
   ];
 
   for (const [name, make] of cases) {

@@ -7,6 +7,7 @@ import type { RawImage } from '../image.js';
 import { dropAlpha } from '../steps/pixels.js';
 import {
   describePdf,
+  checkPageOperators,
   fitDpi,
   loadPdfjs,
   openPdf,
@@ -168,6 +169,7 @@ export async function decodePage(doc: Doc, index: number): Promise<DecodedPage> 
     const scan = await decodeScanPage(doc, lib, index);
     if (scan) return scan;
     const pdf = await pdfFor(doc);
+    if (!lib) await checkPageOperators(await pdf.getPage(index + 1));
     const size = doc.pageSizes[index]!;
     const pt = { widthPt: size.width, heightPt: size.height };
     const native = await scanDpi(pdf, index, pt);

@@ -26,6 +26,8 @@ export const PDF_BOUNDS = {
   maxContentBytes: 4_000_000,
   /** Path operators per page (m l c v y re): pdfjs joins them into paths it draws in one uninterruptible call. */
   maxPathSegments: 100_000,
+  /** Operators of one page in pdfjs's operator list (checked there only when pdf-lib cannot read the file). */
+  maxOperators: 500_000,
   /** Form draws per page, nested draws included (pdfjs takes about 2 ms for each). */
   maxFormDraws: 2_000,
   /** Forms drawn inside forms. */

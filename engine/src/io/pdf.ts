@@ -66,6 +66,29 @@ export function mapPdfError(error: unknown): Error {
   return inputErrors.corrupt(error);
 }
 
+/**
+ * For a file pdf-lib cannot pre-check (encrypted with an empty password): the page's operator list, which pdfjs
+ * keeps for drawing it, against PDF_BOUNDS. Building the list is bounded by the caller's time limit only.
+ */
+export async function checkPageOperators(page: PDFPageProxy): Promise<void> {
+  const { OPS } = await loadPdfjs();
+  let ops: Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
+  try {
+    ops = await page.getOperatorList();
+  } catch (error) {
+    throw inputErrors.corrupt(error);
+  }
+  let segments = 0;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    if (ops.fnArray[i] !== OPS.constructPath) continue;
+    // [paint operator, [path data: opcode then coordinates, about 3 numbers a segment], bounding box]
+    const data = ((ops.argsArray[i] as unknown[])[1] as unknown[] | undefined)?.[0];
+    if (data instanceof Float32Array || Array.isArray(data)) segments += data.length / 3;
+  }
+  if (ops.fnArray.length > PDF_BOUNDS.maxOperators || segments > PDF_BOUNDS.maxPathSegments)
+    throw inputErrors.tooComplex();
+}
+
 /** What a caller needs to plan a PDF's pages: how many there are and their sizes. */
 export interface PdfDescription {
   pageCount: number;

@@ -1,7 +1,7 @@
 // Preview of page 1 for the file list.
 import sharp from 'sharp';
 import { inputErrors } from '../errors.js';
-import { openPdf, renderPdfPage } from './pdf.js';
+import { checkPageOperators, openPdf, renderPdfPage } from './pdf.js';
 import { checkPdfPage, openWithPdfLib } from './pdf-bounds.js';
 import { sniffFormat } from './sniff.js';
 
@@ -25,6 +25,7 @@ export async function renderThumbnail(bytes: Buffer, opts: { width: number }): P
       const doc = await openPdf(bytes);
       try {
         const page = await doc.getPage(1);
+        if (!lib) await checkPageOperators(page);
         const widthPt = page.getViewport({ scale: 1 }).width;
         const image = await renderPdfPage(doc, 0, (width / widthPt) * 72);
         const data = await sharp(image.data, { raw: image })

@@ -67,6 +67,15 @@ describe('PDF bombs in the engine paths', () => {
     }
   });
 
+  it('a file pdf-lib cannot pre-check is checked on its pdfjs operator list', async () => {
+    // Encrypted with an empty password: pdfjs opens it, pdf-lib sees ciphertext.
+    const bytes = bombs.encryptedLineOperatorsPdf();
+    expect(await openWithPdfLib(bytes)).toBeNull();
+    expect(await refusal(inspectInput(bytes, limits))).toBe('too_complex');
+    expect(await refusal(renderThumbnail(bytes, { width: 560 }))).toBe('too_complex');
+    expect(await refusal(loadDocument(bytes).then((doc) => decodePage(doc, 0)))).toBe('too_complex');
+  });
+
   it('a page of extreme proportions gets no giant preview canvas', async () => {
     expect(await refusal(renderThumbnail(bombs.extremePagePdf(), { width: 560 }))).toBe('too_complex');
   });
