@@ -169,7 +169,7 @@ export async function decodePage(doc: Doc, index: number): Promise<DecodedPage> 
     const scan = await decodeScanPage(doc, lib, index);
     if (scan) return scan;
     const pdf = await pdfFor(doc);
-    if (!lib) await checkPageOperators(await pdf.getPage(index + 1));
+    if (!lib || index >= lib.getPageCount()) await checkPageOperators(await pdf.getPage(index + 1));
     const size = doc.pageSizes[index]!;
     const pt = { widthPt: size.width, heightPt: size.height };
     const native = await scanDpi(pdf, index, pt);

@@ -38,7 +38,9 @@ async function inspectPdf(bytes: Buffer, limits: InputLimits): Promise<InputInfo
     // Every page within PDF_BOUNDS, so that no later preview or restoration hits a bomb. When pdf-lib cannot
     // read the file (encrypted with an empty password), the operator lists below, pdfjs's image size limit and
     // the caller's thread limits are what is left.
-    const lib = await openWithPdfLib(bytes);
+    const opened = await openWithPdfLib(bytes);
+    // A damaged page tree that pdf-lib reads differently from pdfjs is checked the pdfjs way.
+    const lib = opened?.getPageCount() === pageCount ? opened : null;
     if (lib) checkPdfPages(lib);
     // Reading the first page's content catches broken page trees and content streams cheaply; without
     // pdf-lib's check, every page's operator list is checked instead.

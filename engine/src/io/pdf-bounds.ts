@@ -56,7 +56,7 @@ export async function openWithPdfLib(bytes: Uint8Array): Promise<PDFDocument | n
 
 /** Throws the `too_complex` input error when page `pageIndex` (0-based) is over a bound of PDF_BOUNDS. */
 export function checkPdfPage(doc: PDFDocument, pageIndex: number): void {
-  // pdf-lib and pdfjs can disagree on a damaged page tree; pdfjs then reports the page itself.
+  // pdf-lib and pdfjs can disagree on a damaged page tree; callers check such a page with checkPageOperators.
   if (pageIndex >= doc.getPageCount()) return;
   let cost: Cost;
   try {

@@ -25,7 +25,7 @@ export async function renderThumbnail(bytes: Buffer, opts: { width: number }): P
       const doc = await openPdf(bytes);
       try {
         const page = await doc.getPage(1);
-        if (!lib) await checkPageOperators(page);
+        if (!lib || lib.getPageCount() === 0) await checkPageOperators(page);
         const widthPt = page.getViewport({ scale: 1 }).width;
         const image = await renderPdfPage(doc, 0, (width / widthPt) * 72);
         const data = await sharp(image.data, { raw: image })
