@@ -40,6 +40,8 @@ export interface Settings {
   originalRetentionDays: number;
   restoredRetentionDays: number;
   maxPdfPages: number;
+  /** Time limit of one upload check or preview render in its thread; past it the file is refused as too complex. */
+  fileCheckTimeoutSeconds: number;
   /** HS256 secret for the session tokens the backend issues. */
   tokenSecret: string;
   tokenTtlSeconds: number;
@@ -175,6 +177,7 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     originalRetentionDays: int(env, 'ORIGINAL_RETENTION_DAYS', 7, 1),
     restoredRetentionDays: int(env, 'RESTORED_RETENTION_DAYS', 30, 1),
     maxPdfPages: int(env, 'MAX_PDF_PAGES', 100, 1),
+    fileCheckTimeoutSeconds: int(env, 'FILE_CHECK_TIMEOUT_SECONDS', 60, 1, 3600),
     tokenSecret: resolveTokenSecret(env, isProduction, dataDir),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 120),
     appName: str(env, 'APP_NAME', 'Folio AI') || 'Folio AI',

@@ -33,6 +33,7 @@ describe('loadSettings', () => {
       originalRetentionDays: 7,
       restoredRetentionDays: 30,
       maxPdfPages: 100,
+      fileCheckTimeoutSeconds: 60,
       tokenTtlSeconds: 43200,
       appName: 'Folio AI',
       appDescription: 'AI-Powered Document Restoration',
@@ -64,6 +65,7 @@ describe('loadSettings', () => {
       ORIGINAL_RETENTION_DAYS: '2',
       RESTORED_RETENTION_DAYS: '15',
       MAX_PDF_PAGES: '50',
+      FILE_CHECK_TIMEOUT_SECONDS: '30',
     });
     expect(settings).toMatchObject({
       host: '0.0.0.0',
@@ -90,6 +92,7 @@ describe('loadSettings', () => {
       originalRetentionDays: 2,
       restoredRetentionDays: 15,
       maxPdfPages: 50,
+      fileCheckTimeoutSeconds: 30,
     });
   });
 

@@ -1,7 +1,7 @@
 // Typed errors of the engine. EngineInputError messages are written to be shown to a user as they are.
 
 export type EngineInputErrorCode =
-  'empty' | 'unsupported' | 'corrupt' | 'encrypted' | 'too_many_pages' | 'too_large_pixels';
+  'empty' | 'unsupported' | 'corrupt' | 'encrypted' | 'too_many_pages' | 'too_large_pixels' | 'too_complex';
 
 /** The input file cannot be restored as given (bad, protected or too large). */
 export class EngineInputError extends Error {
@@ -35,6 +35,11 @@ export const inputErrors = {
     new EngineInputError(
       'too_large_pixels',
       `The image is too large (${width} × ${height} pixels); the maximum is ${formatMegapixels(maxPixels)} megapixels.`,
+    ),
+  tooComplex: () =>
+    new EngineInputError(
+      'too_complex',
+      'This PDF is too complex to process: a page draws too many or too large images or shapes.',
     ),
 };
 

@@ -1,8 +1,10 @@
 // Public API of @folio/engine.
-export { EngineInputError, PageTimeoutError, type EngineInputErrorCode } from './errors.js';
+export { EngineInputError, inputErrors, PageTimeoutError, type EngineInputErrorCode } from './errors.js';
 export type { RawImage } from './image.js';
 export { sniffFormat, type InputFormat } from './io/sniff.js';
 export { inspectInput, type InputInfo, type InputLimits } from './io/inspect.js';
+export { MAX_PAGE_PIXELS } from './io/limits.js';
+export { PDF_BOUNDS } from './io/pdf-bounds.js';
 export { renderThumbnail, type Thumbnail } from './io/thumbnail.js';
 export type { Doc, PageSize } from './io/decode.js';
 export type { OcrWord } from './io/encode.js';

@@ -72,6 +72,48 @@ export class FileRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * Counts a preview attempt before it starts; false (and nothing counted) when the file already had
+   * `maxAttempts`. Also a claim: of two processes, only the first renders a file whose limit is one.
+   */
+  async startPreviewAttempt(id: string, maxAttempts: number, at: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('preview_attempts')
+      .values({ file_id: id, attempts: 1, attempted_at: at })
+      .onConflict((conflict) =>
+        conflict
+          .column('file_id')
+          .doUpdateSet((eb) => ({
+            attempts: eb('preview_attempts.attempts', '+', 1),
+            attempted_at: eb.ref('excluded.attempted_at'),
+          }))
+          .where('preview_attempts.attempts', '<', maxAttempts),
+      )
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  /**
+   * Quarantine: pending previews whose attempts are used up and whose last attempt started before `before`
+   * (so it is not still running elsewhere) become `failed`. Returns their ids.
+   */
+  async failExhaustedPreviews(maxAttempts: number, before: string, at: string): Promise<string[]> {
+    const exhausted = this.db
+      .selectFrom('preview_attempts')
+      .select('file_id')
+      .where('attempts', '>=', maxAttempts)
+      .where('attempted_at', '<', before);
+    const rows = await this.db
+      .updateTable('files')
+      .set({ preview_status: 'failed', updated_at: at })
+      .where('preview_status', '=', 'pending')
+      .where('deleted_at', 'is', null)
+      .where('id', 'in', exhausted)
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** Records a finished preview; false when the file was removed meanwhile (the caller drops the preview). */
   async setPreview(id: string, status: string, previewKey: string | null, at: string): Promise<boolean> {
     const result = await this.db

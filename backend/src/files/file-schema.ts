@@ -33,7 +33,16 @@ export type FilesTable = {
   updated_at: string;
 };
 
+/** Previews started per file (migration 005_preview_attempts); the row goes with its file. */
+export type PreviewAttemptsTable = {
+  file_id: string;
+  attempts: number;
+  /** When the last attempt started. */
+  attempted_at: string;
+};
+
 /** Added to the database type with `db.withTables<FilesTables>()`. */
 export type FilesTables = {
   files: FilesTable;
+  preview_attempts: PreviewAttemptsTable;
 };

@@ -9,7 +9,8 @@ import { toFileDto } from './file-dto.js';
 import type { FilePurger } from './file-purger.js';
 import type { FileRepository, FileRow } from './file-repository.js';
 import { cleanClientName, contentDisposition, fileTypeOf, sanitizeFilename } from './filename.js';
-import { inspectUpload, MAX_PAGE_PIXELS } from './inspect.js';
+import { MAX_PAGE_PIXELS } from '@folio/engine';
+import { inspectUpload } from './inspect.js';
 import type { PreviewQueue } from './preview-queue.js';
 import { contentKey, previewMimeOfKey } from './storage-keys.js';
 import { streamZip } from './zip.js';
@@ -20,6 +21,8 @@ export const MAX_ZIP_FILES = 500;
 export interface FileLimits {
   maxPdfPages: number;
   originalRetentionDays: number;
+  /** Time limit of the upload check in its thread. */
+  checkTimeoutMs: number;
 }
 
 export interface FileServiceDeps {
@@ -53,7 +56,11 @@ export class FileService {
     jobId: string,
   ): Promise<FileDto> {
     const { bus, previews, limits, now } = this.deps;
-    const info = await inspectUpload(bytes, { maxPages: limits.maxPdfPages, maxPixels: MAX_PAGE_PIXELS });
+    const info = await inspectUpload(bytes, {
+      maxPages: limits.maxPdfPages,
+      maxPixels: MAX_PAGE_PIXELS,
+      timeoutMs: limits.checkTimeoutMs,
+    });
     const id = randomUUID();
     const filename = sanitizeFilename(clientName, info.extension);
     const created = now();

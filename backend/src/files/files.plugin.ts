@@ -29,14 +29,26 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
   const storage = options.storage ?? createStorage(settings);
   const now = options.now ?? (() => new Date());
   const files = new FileRepository(db);
-  const previews = new PreviewQueue({ files, storage, bus: eventBus, now, log: app.log });
+  const checkTimeoutMs = settings.fileCheckTimeoutSeconds * 1000;
+  const previews = new PreviewQueue({
+    files,
+    storage,
+    bus: eventBus,
+    now,
+    log: app.log,
+    timeoutMs: checkTimeoutMs,
+  });
   const service = new FileService({
     files,
     storage,
     bus: eventBus,
     previews,
     purger: new FilePurger(files, storage, eventBus),
-    limits: { maxPdfPages: settings.maxPdfPages, originalRetentionDays: settings.originalRetentionDays },
+    limits: {
+      maxPdfPages: settings.maxPdfPages,
+      originalRetentionDays: settings.originalRetentionDays,
+      checkTimeoutMs,
+    },
     now,
   });
   app.addHook('onReady', () => {

@@ -5,11 +5,11 @@ import { inspectInThread } from './inspect-pool.js';
 
 export interface InspectLimits {
   maxPages: number;
+  /** The engine's MAX_PAGE_PIXELS: what it accepts here, it can decode later. */
   maxPixels: number;
+  /** Time limit of the check in its thread. */
+  timeoutMs: number;
 }
-
-/** Largest decoded page accepted: 100 megapixels (a 600 dpi A3 scan is ~70 MP); bombs stop at the header. */
-export const MAX_PAGE_PIXELS = 100_000_000;
 
 const EXTENSION_BY_FORMAT: Record<InputInfo['format'], string> = {
   pdf: 'pdf',
@@ -26,7 +26,7 @@ export interface InspectedFile extends InputInfo {
 /** Inspects the bytes with the engine; refusals become HTTP errors whose detail is the engine's clear message. */
 export async function inspectUpload(bytes: Buffer, limits: InspectLimits): Promise<InspectedFile> {
   try {
-    const info = await inspectInThread(bytes, limits);
+    const info = await inspectInThread(bytes, limits, limits.timeoutMs);
     return { ...info, extension: EXTENSION_BY_FORMAT[info.format] };
   } catch (error) {
     throw toHttpError(error);
@@ -44,6 +44,7 @@ function toHttpError(error: unknown): unknown {
     case 'encrypted':
     case 'too_many_pages':
     case 'too_large_pixels':
+    case 'too_complex':
       return new BadRequestError(error.message);
   }
 }

@@ -1,5 +1,7 @@
 // Page-1 previews, rendered in the background after the upload has answered. One at a time: rendering is
-// CPU work and must not starve requests. Pending previews are picked up again after a restart.
+// CPU work and must not starve requests. Pending previews are picked up again after a restart, but each file
+// gets MAX_PREVIEW_ATTEMPTS starts: one whose render took the process down is not tried again; once stale it
+// is marked failed (quarantine).
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../realtime/event-bus.js';
@@ -11,6 +13,8 @@ import { previewKey } from './storage-keys.js';
 
 /** Twice the card's 280 px so previews stay sharp on high-density screens. */
 export const PREVIEW_WIDTH_PX = 560;
+/** A failed render is marked failed at once; attempts only run out when a render never finished. */
+export const MAX_PREVIEW_ATTEMPTS = 1;
 
 export interface PreviewQueueDeps {
   files: FileRepository;
@@ -18,6 +22,8 @@ export interface PreviewQueueDeps {
   bus: EventBus;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /** Time limit of one render in its thread (settings.fileCheckTimeoutSeconds). */
+  timeoutMs: number;
 }
 
 export class PreviewQueue {
@@ -40,7 +46,12 @@ export class PreviewQueue {
    * other processes added (restored files written by workers).
    */
   async resume(): Promise<void> {
-    for (const id of await this.deps.files.listPendingPreviews()) this.enqueue(id);
+    const { files, now, log, timeoutMs } = this.deps;
+    // An attempt older than this is not running anywhere any more: its process went down during it.
+    const before = new Date(now().getTime() - Math.max(10 * 60_000, 2 * timeoutMs)).toISOString();
+    const quarantined = await files.failExhaustedPreviews(MAX_PREVIEW_ATTEMPTS, before, now().toISOString());
+    for (const fileId of quarantined) log.warn({ fileId }, 'preview quarantined: its render never finished');
+    for (const id of await files.listPendingPreviews()) this.enqueue(id);
   }
 
   /** Looks for pending previews now and then every `pollMs`. */
@@ -81,10 +92,11 @@ export class PreviewQueue {
     const { files, storage, bus, now } = this.deps;
     const row = await files.findLiveById(fileId);
     if (!row || row.preview_status !== 'pending') return;
+    if (!(await files.startPreviewAttempt(row.id, MAX_PREVIEW_ATTEMPTS, now().toISOString()))) return;
     let key: string;
     try {
       const bytes = await buffer(await storage.get(row.storage_key));
-      const thumbnail = await thumbnailInThread(bytes, PREVIEW_WIDTH_PX);
+      const thumbnail = await thumbnailInThread(bytes, PREVIEW_WIDTH_PX, this.deps.timeoutMs);
       key = previewKey(row.id, thumbnail.mime);
       await storage.put(key, thumbnail.data);
     } catch (error) {

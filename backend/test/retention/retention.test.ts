@@ -48,7 +48,7 @@ beforeAll(async () => {
   bus = new InProcessEventBus();
   userId = (await signIn(test.app, 'retention@example.test')).userId;
   bus.subscribe(userId, (event) => events.push(event));
-  const previews = new PreviewQueue({ files, storage, bus, now, log: silent });
+  const previews = new PreviewQueue({ files, storage, bus, now, log: silent, timeoutMs: 60_000 });
   await previews.stop(); // previews are not part of these tests
   service = new FileService({
     files,
@@ -56,7 +56,7 @@ beforeAll(async () => {
     bus,
     previews,
     purger: new FilePurger(files, storage, bus),
-    limits: { maxPdfPages: 20, originalRetentionDays: 7 },
+    limits: { maxPdfPages: 20, originalRetentionDays: 7, checkTimeoutMs: 60_000 },
     now,
   });
   retention = newRetention();

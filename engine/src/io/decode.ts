@@ -7,6 +7,7 @@ import type { RawImage } from '../image.js';
 import { dropAlpha } from '../steps/pixels.js';
 import {
   describePdf,
+  checkPageOperators,
   fitDpi,
   loadPdfjs,
   openPdf,
@@ -14,9 +15,13 @@ import {
   type PdfDescription,
   type PdfPageSize,
 } from './pdf.js';
-import { findScanImage, openForScans } from './pdf-scan.js';
+import { checkPdfPage, openWithPdfLib } from './pdf-bounds.js';
+import { findScanImage } from './pdf-scan.js';
+import { MAX_PAGE_PIXELS } from './limits.js';
 import type { PDFDocument } from 'pdf-lib';
 import { sniffFormat, type InputFormat } from './sniff.js';
+
+export { MAX_PAGE_PIXELS };
 
 export interface PageSize {
   /** PDF: points (1/72 inch); images: pixels. */
@@ -40,8 +45,6 @@ export interface DecodedPage {
   dpi: number;
 }
 
-/** Pixel budget for one rendered or decoded page (about 300 DPI on A3). */
-export const MAX_PAGE_PIXELS = 40_000_000;
 /** Render resolution limits for PDF pages. */
 const PDF_MIN_DPI = 150;
 const PDF_MAX_DPI = 300;
@@ -119,12 +122,19 @@ async function scanDpi(pdf: PDFDocumentProxy, index: number, size: PdfPageSize):
   return best;
 }
 
-/** The same for the pdf-lib view of the document, used to find pages that are one plain JPEG scan. */
-let scanDoc: { id: string; pdf: PDFDocument | null } | undefined;
+/**
+ * The same for the pdf-lib view of the document, which checks each page against PDF_BOUNDS before pdfjs sees
+ * it and finds pages that are one plain JPEG scan.
+ */
+let libDoc: { id: string; pdf: PDFDocument | null } | undefined;
 
-async function decodeScanPage(doc: Doc, index: number): Promise<DecodedPage | null> {
-  if (scanDoc?.id !== doc.id) scanDoc = { id: doc.id, pdf: await openForScans(doc.bytes) };
-  const scan = scanDoc.pdf && findScanImage(scanDoc.pdf, index);
+async function pdfLibFor(doc: Doc): Promise<PDFDocument | null> {
+  if (libDoc?.id !== doc.id) libDoc = { id: doc.id, pdf: await openWithPdfLib(doc.bytes) };
+  return libDoc.pdf;
+}
+
+async function decodeScanPage(doc: Doc, pdf: PDFDocument | null, index: number): Promise<DecodedPage | null> {
+  const scan = pdf && findScanImage(pdf, index);
   if (!scan) return null;
   const size = doc.pageSizes[index]!;
   const dpi = Math.round((scan.width * 72) / size.width);
@@ -154,9 +164,12 @@ async function decodeScanPage(doc: Doc, index: number): Promise<DecodedPage | nu
 export async function decodePage(doc: Doc, index: number): Promise<DecodedPage> {
   if (index < 0 || index >= doc.pageCount) throw new RangeError(`Page ${index + 1} does not exist.`);
   if (doc.format === 'pdf') {
-    const scan = await decodeScanPage(doc, index);
+    const lib = await pdfLibFor(doc);
+    if (lib) checkPdfPage(lib, index);
+    const scan = await decodeScanPage(doc, lib, index);
     if (scan) return scan;
     const pdf = await pdfFor(doc);
+    if (!lib || index >= lib.getPageCount()) await checkPageOperators(await pdf.getPage(index + 1));
     const size = doc.pageSizes[index]!;
     const pt = { widthPt: size.width, heightPt: size.height };
     const native = await scanDpi(pdf, index, pt);

@@ -1,7 +1,9 @@
 // Fast validation of an upload: format, page count and size from headers, before any full decode.
 import sharp, { type Metadata } from 'sharp';
 import { EngineInputError, inputErrors } from '../errors.js';
-import { openPdf } from './pdf.js';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { checkPageOperators, openPdf } from './pdf.js';
+import { checkPdfPages, openWithPdfLib } from './pdf-bounds.js';
 import { MIME_BY_FORMAT, sniffFormat, type InputFormat } from './sniff.js';
 
 export interface InputLimits {
@@ -33,12 +35,24 @@ async function inspectPdf(bytes: Buffer, limits: InputLimits): Promise<InputInfo
     const pageCount = doc.numPages;
     if (pageCount < 1) throw inputErrors.corrupt();
     if (pageCount > limits.maxPages) throw inputErrors.tooManyPages(pageCount, limits.maxPages);
-    // Reading the first page's content catches broken page trees and content streams cheaply.
-    try {
-      const page = await doc.getPage(1);
-      await page.getOperatorList();
-    } catch (error) {
-      throw inputErrors.corrupt(error);
+    // Every page within PDF_BOUNDS, so that no later preview or restoration hits a bomb. When pdf-lib cannot
+    // read the file (encrypted with an empty password), the operator lists below, pdfjs's image size limit and
+    // the caller's thread limits are what is left.
+    const opened = await openWithPdfLib(bytes);
+    // A damaged page tree that pdf-lib reads differently from pdfjs is checked the pdfjs way.
+    const lib = opened?.getPageCount() === pageCount ? opened : null;
+    if (lib) checkPdfPages(lib);
+    // Reading the first page's content catches broken page trees and content streams cheaply; without
+    // pdf-lib's check, every page's operator list is checked instead.
+    for (let pageNumber = 1; pageNumber <= (lib ? 1 : pageCount); pageNumber++) {
+      let page: PDFPageProxy;
+      try {
+        page = await doc.getPage(pageNumber);
+      } catch (error) {
+        throw inputErrors.corrupt(error);
+      }
+      await checkPageOperators(page);
+      page.cleanup();
     }
     return { format: 'pdf', mime: MIME_BY_FORMAT.pdf, pageCount };
   } finally {

@@ -4,7 +4,7 @@
 import {
   PDFArray,
   PDFDict,
-  PDFDocument,
+  type PDFDocument,
   PDFName,
   PDFNumber,
   PDFRawStream,
@@ -73,13 +73,4 @@ export function findScanImage(doc: PDFDocument, pageIndex: number): ScanImage | 
   const height = image.dict.lookup(PDFName.of('Height'));
   if (!(width instanceof PDFNumber) || !(height instanceof PDFNumber)) return null;
   return { jpeg: image.contents, width: width.asNumber(), height: height.asNumber() };
-}
-
-export async function openForScans(bytes: Uint8Array): Promise<PDFDocument | null> {
-  try {
-    return await PDFDocument.load(bytes, { updateMetadata: false });
-  } catch {
-    // Encrypted or damaged files go through pdfjs, which reports them properly.
-    return null;
-  }
 }

@@ -6,6 +6,8 @@ import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { EngineInputError, inputErrors } from '../errors.js';
 import type { RawImage } from '../image.js';
+import { MAX_PAGE_PIXELS } from './limits.js';
+import { PDF_BOUNDS } from './pdf-bounds.js';
 
 const require = createRequire(import.meta.url);
 const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -39,6 +41,10 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     standardFontDataUrl,
     cMapUrl,
     cMapPacked: true,
+    // A second line behind checkPdfPage (which pdf-lib cannot run on every file): pdfjs leaves out any image
+    // over this size instead of decoding it.
+    maxImageSize: PDF_BOUNDS.maxImagePixels,
+    isOffscreenCanvasSupported: false,
   });
   // pdfjs asks for a password through this callback; we never have one.
   task.onPassword = () => {
@@ -58,6 +64,29 @@ export function mapPdfError(error: unknown): Error {
   if (name === 'PasswordException' || /password/i.test(message)) return inputErrors.encrypted();
   if (/worker was destroyed|Loading aborted/i.test(message)) return inputErrors.encrypted();
   return inputErrors.corrupt(error);
+}
+
+/**
+ * For a file pdf-lib cannot pre-check (encrypted with an empty password): the page's operator list, which pdfjs
+ * keeps for drawing it, against PDF_BOUNDS. Building the list is bounded by the caller's time limit only.
+ */
+export async function checkPageOperators(page: PDFPageProxy): Promise<void> {
+  const { OPS } = await loadPdfjs();
+  let ops: Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
+  try {
+    ops = await page.getOperatorList();
+  } catch (error) {
+    throw inputErrors.corrupt(error);
+  }
+  let segments = 0;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    if (ops.fnArray[i] !== OPS.constructPath) continue;
+    // [paint operator, [path data: opcode then coordinates, about 3 numbers a segment], bounding box]
+    const data = ((ops.argsArray[i] as unknown[])[1] as unknown[] | undefined)?.[0];
+    if (data instanceof Float32Array || Array.isArray(data)) segments += data.length / 3;
+  }
+  if (ops.fnArray.length > PDF_BOUNDS.maxOperators || segments > PDF_BOUNDS.maxPathSegments)
+    throw inputErrors.tooComplex();
 }
 
 /** What a caller needs to plan a PDF's pages: how many there are and their sizes. */
@@ -115,6 +144,8 @@ export async function renderPdfPage(
     const viewport = page.getViewport({ scale: dpi / 72 });
     const width = Math.max(1, Math.round(viewport.width));
     const height = Math.max(1, Math.round(viewport.height));
+    // A page of extreme proportions can ask for a huge canvas even at a small width.
+    if (width * height > MAX_PAGE_PIXELS) throw inputErrors.tooComplex();
     const factory = (doc as unknown as { canvasFactory: PdfCanvasFactory }).canvasFactory;
     const target = factory.create(width, height);
     try {
@@ -124,7 +155,21 @@ export async function renderPdfPage(
         viewport,
         background: 'rgb(255,255,255)',
       } as unknown as Parameters<PDFPageProxy['render']>[0];
-      await page.render(params).promise;
+      const task = page.render(params);
+      // pdfjs draws in slices of about 15 ms and asks onContinue for the next one: past the budget it gets
+      // none. One operator (a single huge path) is not cut; PDF_BOUNDS.maxPathSegments bounds that one.
+      const deadline = Date.now() + PDF_BOUNDS.renderTimeoutMs;
+      let timedOut = false;
+      task.onContinue = (next: () => void) => {
+        if (Date.now() <= deadline) return void setImmediate(next);
+        timedOut = true;
+        task.cancel();
+      };
+      try {
+        await task.promise;
+      } catch (error) {
+        throw timedOut ? inputErrors.tooComplex() : error;
+      }
       const rgba = target.context.getImageData(0, 0, width, height).data;
       const rgb = new Uint8Array(width * height * 3);
       for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {

@@ -1,7 +1,8 @@
 // Preview of page 1 for the file list.
 import sharp from 'sharp';
 import { inputErrors } from '../errors.js';
-import { openPdf, renderPdfPage } from './pdf.js';
+import { checkPageOperators, openPdf, renderPdfPage } from './pdf.js';
+import { checkPdfPage, openWithPdfLib } from './pdf-bounds.js';
 import { sniffFormat } from './sniff.js';
 
 export interface Thumbnail {
@@ -19,9 +20,12 @@ export async function renderThumbnail(bytes: Buffer, opts: { width: number }): P
   if (format === null) throw inputErrors.unsupported();
   try {
     if (format === 'pdf') {
+      const lib = await openWithPdfLib(bytes);
+      if (lib) checkPdfPage(lib, 0);
       const doc = await openPdf(bytes);
       try {
         const page = await doc.getPage(1);
+        if (!lib || lib.getPageCount() === 0) await checkPageOperators(page);
         const widthPt = page.getViewport({ scale: 1 }).width;
         const image = await renderPdfPage(doc, 0, (width / widthPt) * 72);
         const data = await sharp(image.data, { raw: image })

@@ -2,13 +2,14 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { decodePage, loadDocument } from '../../src/io/decode.js';
 import { openPdf, renderPdfPage } from '../../src/io/pdf.js';
-import { findScanImage, openForScans } from '../../src/io/pdf-scan.js';
+import { openWithPdfLib } from '../../src/io/pdf-bounds.js';
+import { findScanImage } from '../../src/io/pdf-scan.js';
 import { evalFile } from '../helpers.js';
 
 describe('scanned PDF pages', () => {
   it('decodes a page that is one full-page JPEG straight from its JPEG, like the renderer would', async () => {
     const bytes = evalFile('pdf_001', 'degraded.pdf');
-    const pdf = await openForScans(bytes);
+    const pdf = await openWithPdfLib(bytes);
     const scan = pdf && findScanImage(pdf, 0);
     expect(scan).not.toBeNull();
     expect([...scan!.jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
@@ -38,7 +39,7 @@ describe('scanned PDF pages', () => {
       font: await pdf.embedFont(StandardFonts.Helvetica),
     });
     const bytes = await pdf.save();
-    expect(findScanImage((await openForScans(bytes))!, 0)).toBeNull();
+    expect(findScanImage((await openWithPdfLib(bytes))!, 0)).toBeNull();
     const doc = await loadDocument(bytes);
     const decoded = await decodePage(doc, 0);
     expect(decoded.dpi).toBe(200);

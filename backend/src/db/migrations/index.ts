@@ -6,6 +6,7 @@ import { files } from './002_files.js';
 import { jobs } from './003_jobs.js';
 import { billing } from './004_billing.js';
 import { paymentReversals } from './005_payment_reversals.js';
+import { previewAttempts } from './006_preview_attempts.js';
 
 export const migrations: Record<string, Migration> = {
   '001_users_credits': usersCredits,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '003_jobs': jobs,
   '004_billing': billing,
   '005_payment_reversals': paymentReversals,
+  '006_preview_attempts': previewAttempts,
 };
