@@ -33,7 +33,7 @@ export type FilesTable = {
   updated_at: string;
 };
 
-/** Previews started per file (migration 005_preview_attempts); the row goes with its file. */
+/** Previews started per file (migration 006_preview_attempts); the row goes with its file. */
 export type PreviewAttemptsTable = {
   file_id: string;
   attempts: number;
