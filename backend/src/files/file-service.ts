@@ -2,7 +2,7 @@
 import type { FileDto } from '@folio/shared';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import { StorageNotFoundError, type ObjectStorage } from '../storage/storage.js';
 import { toFileDto } from './file-dto.js';
@@ -12,6 +12,7 @@ import { cleanClientName, contentDisposition, fileTypeOf, sanitizeFilename } fro
 import { inspectUpload, MAX_PAGE_PIXELS } from './inspect.js';
 import type { PreviewQueue } from './preview-queue.js';
 import { contentKey, previewMimeOfKey } from './storage-keys.js';
+import { formatMegabytes } from './upload-reader.js';
 import { streamZip } from './zip.js';
 
 const DAY_MS = 86_400_000;
@@ -20,6 +21,8 @@ export const MAX_ZIP_FILES = 500;
 export interface FileLimits {
   maxPdfPages: number;
   originalRetentionDays: number;
+  /** Most bytes of live files one user may keep. */
+  storageQuotaBytes: number;
 }
 
 export interface FileServiceDeps {
@@ -53,6 +56,7 @@ export class FileService {
     jobId: string,
   ): Promise<FileDto> {
     const { bus, previews, limits, now } = this.deps;
+    await this.checkQuota(userId, bytes.length);
     const info = await inspectUpload(bytes, { maxPages: limits.maxPdfPages, maxPixels: MAX_PAGE_PIXELS });
     const id = randomUUID();
     const filename = sanitizeFilename(clientName, info.extension);
@@ -83,6 +87,18 @@ export class FileService {
     const file = toFileDto(row, now());
     await bus.publish(userId, { type: 'file.upload.completed', file });
     return file;
+  }
+
+  /** Advisory: two uploads racing may both pass, each still within one file of the quota. */
+  private async checkQuota(userId: string, adding: number): Promise<void> {
+    const quota = this.deps.limits.storageQuotaBytes;
+    const used = await this.deps.files.liveBytes(userId);
+    if (used + adding > quota) {
+      throw new PayloadTooLargeError(
+        `Storage limit reached: your files use ${formatMegabytes(used)} of ${formatMegabytes(quota)}. ` +
+          'Delete some files to upload more.',
+      );
+    }
   }
 
   private async store(row: FileRow, bytes: Buffer): Promise<void> {

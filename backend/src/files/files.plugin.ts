@@ -36,7 +36,11 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
     bus: eventBus,
     previews,
     purger: new FilePurger(files, storage, eventBus),
-    limits: { maxPdfPages: settings.maxPdfPages, originalRetentionDays: settings.originalRetentionDays },
+    limits: {
+      maxPdfPages: settings.maxPdfPages,
+      originalRetentionDays: settings.originalRetentionDays,
+      storageQuotaBytes: settings.storageQuotaMb * 1024 * 1024,
+    },
     now,
   });
   app.addHook('onReady', () => {
