@@ -32,6 +32,14 @@ export function readPart(part: MultipartFile, stopEarly: boolean): Promise<ReadR
   const file = part.file;
   const chunks: Buffer[] = [];
   return new Promise<ReadResult>((resolve, reject) => {
+    // A body that broke off may have failed the part before anyone listened: settle now, never hang.
+    if (file.errored) {
+      reject(file.errored);
+      return;
+    }
+    file.once('close', () => {
+      if (!file.readableEnded) reject(file.errored ?? new Error('multipart part closed before its end'));
+    });
     file.on('data', (chunk: Buffer) => {
       if (!file.truncated) chunks.push(chunk);
     });
