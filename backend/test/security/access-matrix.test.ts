@@ -208,10 +208,17 @@ describe('WebSocket', () => {
     const bobSocket = openSocket(h.base, bob.token);
     await Promise.all([aliceSocket.opened, bobSocket.opened]);
     const event = { type: 'file.deleted', fileId: aliceFile } as unknown as RealtimeEvent;
-    await h.test.app.eventBus.publish(alice.userId, event);
-    // Alice's socket may also carry her earlier uploads' preview events; the one published must be there.
-    for (let i = 0; i < 50 && !aliceSocket.events.some((got) => got.type === 'file.deleted'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const ping = { type: 'file.deleted', fileId: 'bob-ping' } as unknown as RealtimeEvent;
+    // The server subscribes a socket once its token is checked, a moment after it opens: publish until
+    // each socket has its own event (so Bob's is surely listening while Alice's events go out).
+    for (let i = 0; i < 100 && bobSocket.events.length === 0; i++) {
+      await h.test.app.eventBus.publish(bob.userId, ping);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(bobSocket.events).toContainEqual(ping);
+    for (let i = 0; i < 100 && !aliceSocket.events.some((got) => got.type === 'file.deleted'); i++) {
+      await h.test.app.eventBus.publish(alice.userId, event);
+      await new Promise((resolve) => setTimeout(resolve, 30));
     }
     expect(aliceSocket.events).toContainEqual(event);
     await new Promise((resolve) => setTimeout(resolve, 200));
