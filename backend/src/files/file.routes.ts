@@ -41,16 +41,16 @@ const uploadErrors = {
   415: ErrorSchema,
   422: ErrorSchema,
 };
+const readErrors = { 401: ErrorSchema, 404: ErrorSchema };
+// Room for the multipart boundaries and part headers around one file.
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
 /** A failure of our own while storing a batch file: not the client's, so not a 400. */
 class StoreFailure extends Error {
   constructor(override readonly cause: unknown) {
     super('storing a batch file failed');
   }
 }
-
-const readErrors = { 401: ErrorSchema, 404: ErrorSchema };
-// Room for the multipart boundaries and part headers around one file.
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 function sendDownload(reply: FastifyReply, download: Download): FastifyReply {
   reply
