@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { DestinationStream } from 'pino';
 import { AuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { ErrorSchema } from './auth/auth.schemas.js';
@@ -23,6 +24,8 @@ import { installMaintenanceMode } from './maintenance/maintenance.js';
 import { JobSystem } from './restoration/job-system.js';
 import { restorationRoutes } from './restoration/restoration.routes.js';
 import { createStorage } from './storage/create-storage.js';
+import { registerSecurity } from './security/security.js';
+import { serverOptions } from './security/server-options.js';
 import type { Settings } from './settings.js';
 import { usersRoutes } from './users/users.routes.js';
 import { UsersService } from './users/users.service.js';
@@ -37,6 +40,8 @@ export interface BuildAppOptions {
   /** Restoration jobs (queue, runner); main.ts passes its own, else they are built from the settings. */
   jobs?: JobSystem;
   jobSettings?: Readonly<JobSettings>;
+  /** Where log lines go (defaults to stdout). */
+  logStream?: DestinationStream;
 }
 
 /** The services of one process, shared by routes and (through the app) by workers. */
@@ -83,12 +88,7 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { settings, db } = options;
   const eventBus = options.eventBus ?? new InProcessEventBus();
-  const app = Fastify({
-    logger: { level: settings.logLevel },
-    bodyLimit: 1024 * 1024,
-    // A client holding a download open without reading must not keep shutdown waiting forever.
-    forceCloseConnections: true,
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify(serverOptions(settings, options.logStream)).withTypeProvider<TypeBoxTypeProvider>();
 
   const credits = new CreditsService();
   const users = new UsersService(credits, settings.signupCredits);
@@ -100,7 +100,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       issuers: settings.googleIssuers,
     });
   const tokens = new SessionTokens(settings.tokenSecret, settings.tokenTtlSeconds);
-  const auth = new AuthService(db, users, tokens, googleVerifier, settings.devLogin);
+  const auth = new AuthService(
+    db,
+    users,
+    tokens,
+    googleVerifier,
+    settings.devLogin,
+    settings.sessionMaxAgeSeconds,
+  );
   const services: AppServices = { credits, users, auth };
 
   app.decorate('settings', settings);
@@ -122,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('jobs', jobs);
 
   installErrorHandling(app);
+  await registerSecurity(app, settings);
   acceptEmptyJsonBodies(app);
   await installOpenApi(app);
   installMaintenanceMode(app, settings);

@@ -54,6 +54,30 @@ export interface Settings {
   webDistDir: string;
   /** Every /api/v1 route except GET /api/v1/health answers 503 while on. */
   maintenanceMode: boolean;
+  /** A refreshed session keeps its first sign-in time; past this age refresh answers 401. */
+  sessionMaxAgeSeconds: number;
+  /** Requests per minute: sign-in per client address; the others per signed-in user. */
+  rateLimits: RateLimits;
+  /** Most bytes of files one user may keep stored. */
+  storageQuotaMb: number;
+  /** A request whose headers and body have not fully arrived by then is answered 408 and closed. */
+  requestTimeoutSeconds: number;
+  keepAliveTimeoutSeconds: number;
+  maxRequestsPerSocket: number;
+  /** Largest JSON (or form) body; uploads have their own limit (maxUploadMb). */
+  jsonBodyLimitKb: number;
+  /** The one other origin allowed to call the API from a browser (CORS); empty = same origin only. */
+  corsOrigin: string;
+  /** Take the client address from X-Forwarded-For (set when a reverse proxy is in front). */
+  trustProxy: boolean;
+}
+
+export interface RateLimits {
+  signInPerMinute: number;
+  uploadPerMinute: number;
+  restorePerMinute: number;
+  zipPerMinute: number;
+  checkoutPerMinute: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -95,6 +119,20 @@ function parseEnvName(raw: string): FolioEnv {
   if (raw === '') return 'development';
   if (raw === 'development' || raw === 'production' || raw === 'test') return raw;
   throw new SettingsError(`FOLIO_ENV must be development, production or test, got "${raw}"`);
+}
+
+/** "https://app.example.com" from a URL, or '' when unset. */
+function parseOrigin(raw: string): string {
+  if (raw === '') return '';
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  } catch {
+    // reported below
+  }
+  throw new SettingsError(
+    `CORS_ORIGIN must be an http(s) origin such as https://app.example.com, got "${raw}"`,
+  );
 }
 
 /** Development: a random secret kept in the data dir so tokens survive restarts. Production: required. */
@@ -188,6 +226,21 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     logLevel: str(env, 'LOG_LEVEL', folioEnv === 'test' ? 'silent' : 'info') || 'info',
     webDistDir: path.resolve(root, str(env, 'WEB_DIST_DIR') || 'web/dist'),
     maintenanceMode: bool(env, 'MAINTENANCE_MODE', false),
+    sessionMaxAgeSeconds: int(env, 'SESSION_MAX_AGE_SECONDS', 30 * 24 * 3600, 120),
+    rateLimits: Object.freeze({
+      signInPerMinute: int(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 30, 1),
+      uploadPerMinute: int(env, 'RATE_LIMIT_UPLOAD_PER_MINUTE', 60, 1),
+      restorePerMinute: int(env, 'RATE_LIMIT_RESTORE_PER_MINUTE', 60, 1),
+      zipPerMinute: int(env, 'RATE_LIMIT_ZIP_PER_MINUTE', 20, 1),
+      checkoutPerMinute: int(env, 'RATE_LIMIT_CHECKOUT_PER_MINUTE', 10, 1),
+    }),
+    storageQuotaMb: int(env, 'STORAGE_QUOTA_MB', 2048, 1),
+    requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 120, 1, 3600),
+    keepAliveTimeoutSeconds: int(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 10, 1, 3600),
+    maxRequestsPerSocket: int(env, 'MAX_REQUESTS_PER_SOCKET', 1000, 1),
+    jsonBodyLimitKb: int(env, 'JSON_BODY_LIMIT_KB', 256, 1, 10 * 1024),
+    corsOrigin: parseOrigin(str(env, 'CORS_ORIGIN')),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
   };
   return Object.freeze(settings);
 }

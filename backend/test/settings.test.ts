@@ -138,5 +138,41 @@ describe('loadSettings', () => {
       /DATABASE_URL/,
     );
     expect(() => loadSettings({ FOLIO_DATA_DIR: dataDir, SIGNUP_CREDITS: '-1' })).toThrow(/SIGNUP_CREDITS/);
+    expect(() => loadSettings({ FOLIO_DATA_DIR: dataDir, CORS_ORIGIN: '*' })).toThrow(/CORS_ORIGIN/);
+    expect(() => loadSettings({ FOLIO_DATA_DIR: dataDir, RATE_LIMIT_UPLOAD_PER_MINUTE: '0' })).toThrow(
+      /RATE_LIMIT_UPLOAD_PER_MINUTE/,
+    );
+  });
+
+  it('has security limits a real person never meets, each one a setting', () => {
+    const defaults = loadSettings({ FOLIO_DATA_DIR: dataDir });
+    expect(defaults).toMatchObject({
+      sessionMaxAgeSeconds: 30 * 24 * 3600,
+      rateLimits: {
+        signInPerMinute: 30,
+        uploadPerMinute: 60,
+        restorePerMinute: 60,
+        zipPerMinute: 20,
+        checkoutPerMinute: 10,
+      },
+      storageQuotaMb: 2048,
+      requestTimeoutSeconds: 120,
+      keepAliveTimeoutSeconds: 10,
+      maxRequestsPerSocket: 1000,
+      jsonBodyLimitKb: 256,
+      corsOrigin: '',
+      trustProxy: false,
+    });
+    const given = loadSettings({
+      FOLIO_DATA_DIR: dataDir,
+      RATE_LIMIT_SIGNIN_PER_MINUTE: '5',
+      STORAGE_QUOTA_MB: '100',
+      CORS_ORIGIN: 'https://app.example.com/some/path',
+      TRUST_PROXY: 'true',
+    });
+    expect(given.rateLimits.signInPerMinute).toBe(5);
+    expect(given.storageQuotaMb).toBe(100);
+    expect(given.corsOrigin).toBe('https://app.example.com');
+    expect(given.trustProxy).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
 import type { AuthService } from './auth.service.js';
+import { bearerToken } from './authenticate.js';
 import { DevLoginBody, ErrorSchema, GoogleLoginBody, SessionSchema } from './auth.schemas.js';
 
 export const authRoutes: FastifyPluginCallbackTypebox<{ auth: AuthService }> = (app, { auth }, done) => {
@@ -43,7 +44,8 @@ export const authRoutes: FastifyPluginCallbackTypebox<{ auth: AuthService }> = (
         response: { 200: SessionSchema, 401: ErrorSchema },
       },
     },
-    (request) => auth.refresh(request.user.id),
+    // The hook has verified the token already; refresh reads its sign-in time.
+    (request) => auth.refresh(bearerToken(request)),
   );
   done();
 };

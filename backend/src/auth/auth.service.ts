@@ -31,6 +31,8 @@ export interface Session {
   credits_remaining: number;
 }
 
+export const SESSION_EXPIRED = 'Session expired. Please sign in again.';
+
 const toAuthUser = (user: UserRow): AuthUser => ({ id: user.id, email: user.email, name: user.name });
 
 export class AuthService {
@@ -40,6 +42,7 @@ export class AuthService {
     private readonly tokens: SessionTokens,
     private readonly google: GoogleVerifier,
     private readonly devLoginEnabled: boolean,
+    private readonly sessionMaxAgeSeconds: number = 30 * 24 * 3600,
   ) {}
 
   async googleLogin(credential: string): Promise<Session> {
@@ -62,11 +65,25 @@ export class AuthService {
     );
   }
 
-  /** A fresh session token for an already authenticated user. */
-  async refresh(userId: string): Promise<Session> {
+  /**
+   * A fresh session token for the bearer of `token`. It keeps the original sign-in time, so a session
+   * cannot be refreshed forever: past the maximum session age the person signs in again.
+   */
+  async refresh(token: string, now = new Date()): Promise<Session> {
+    let userId: string;
+    let signedInAt = now;
+    if (decodeProtectedHeader(token).alg === 'HS256') {
+      ({ userId, signedInAt } = await this.tokens.verifySession(token));
+      if (now.getTime() - signedInAt.getTime() > this.sessionMaxAgeSeconds * 1000) {
+        throw new UnauthorizedError(SESSION_EXPIRED);
+      }
+    } else {
+      // A Google ID token is itself a fresh sign-in.
+      userId = (await this.authenticateToken(token)).id;
+    }
     const user = await this.users.findById(this.db, userId);
     if (!user) throw new UnauthorizedError('User no longer exists');
-    return this.#session(user);
+    return this.#session(user, signedInAt);
   }
 
   /**
@@ -107,8 +124,8 @@ export class AuthService {
     }
   }
 
-  async #session(user: UserRow): Promise<Session> {
-    const { token } = await this.tokens.issue(user);
+  async #session(user: UserRow, signedInAt = new Date()): Promise<Session> {
+    const { token } = await this.tokens.issue(user, new Date(), signedInAt);
     return {
       token,
       user: {

@@ -34,7 +34,8 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
   app.decorateRequest('user', null as unknown as AuthUser);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public === true || request.is404) return;
-    if (!request.url.startsWith('/api/')) return;
+    // The matched route, not the raw URL: `/%61pi/v1/...` reaches the same route and needs the same token.
+    if (!(request.routeOptions.url ?? '').startsWith('/api/')) return;
     request.user = await authenticateToken(bearerToken(request));
   });
 }

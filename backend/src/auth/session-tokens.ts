@@ -29,10 +29,12 @@ export class SessionTokens {
     this.#key = new TextEncoder().encode(secret);
   }
 
-  async issue(user: SessionSubject, now = new Date()): Promise<IssuedToken> {
+  /** `signedInAt`: when the person signed in; a refreshed token keeps it (claim auth_time). */
+  async issue(user: SessionSubject, now = new Date(), signedInAt = now): Promise<IssuedToken> {
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + this.ttlSeconds;
     const token = await new SignJWT({
+      auth_time: Math.floor(signedInAt.getTime() / 1000),
       email: user.email,
       name: user.name,
       ...(user.given_name ? { given_name: user.given_name } : {}),
@@ -50,6 +52,11 @@ export class SessionTokens {
 
   /** Returns the user id the token was issued to. */
   async verify(token: string): Promise<string> {
+    return (await this.verifySession(token)).userId;
+  }
+
+  /** The user id and the time of the sign-in the token descends from (older tokens: their iat). */
+  async verifySession(token: string): Promise<{ userId: string; signedInAt: Date }> {
     try {
       const { payload } = await jwtVerify(token, this.#key, {
         algorithms: ['HS256'],
@@ -58,7 +65,8 @@ export class SessionTokens {
         requiredClaims: ['sub', 'exp'],
       });
       if (typeof payload.sub !== 'string' || payload.sub === '') throw new UnauthorizedError('Invalid token');
-      return payload.sub;
+      const signedIn = typeof payload.auth_time === 'number' ? payload.auth_time : (payload.iat ?? 0);
+      return { userId: payload.sub, signedInAt: new Date(signedIn * 1000) };
     } catch (error) {
       throw toUnauthorized(error);
     }

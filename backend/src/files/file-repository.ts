@@ -167,4 +167,15 @@ export class FileRepository {
     const rows = await this.db.selectFrom('files').select('id').where('id', 'in', ids).execute();
     return new Set(rows.map((row) => row.id));
   }
+
+  /** Bytes of the user's live files (the storage quota counts these). */
+  async liveBytes(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.sum<number | string | null>('size_bytes').as('total'))
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
 }

@@ -2,7 +2,7 @@
 import type { FileDto } from '@folio/shared';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import { StorageNotFoundError, type ObjectStorage } from '../storage/storage.js';
 import { toFileDto } from './file-dto.js';
@@ -13,6 +13,7 @@ import { MAX_PAGE_PIXELS } from '@folio/engine';
 import { inspectUpload } from './inspect.js';
 import type { PreviewQueue } from './preview-queue.js';
 import { contentKey, previewMimeOfKey } from './storage-keys.js';
+import { formatMegabytes } from './upload-reader.js';
 import { streamZip } from './zip.js';
 
 const DAY_MS = 86_400_000;
@@ -23,6 +24,8 @@ export interface FileLimits {
   originalRetentionDays: number;
   /** Time limit of the upload check in its thread. */
   checkTimeoutMs: number;
+  /** Most bytes of live files one user may keep. */
+  storageQuotaBytes: number;
 }
 
 export interface FileServiceDeps {
@@ -56,6 +59,7 @@ export class FileService {
     jobId: string,
   ): Promise<FileDto> {
     const { bus, previews, limits, now } = this.deps;
+    await this.checkQuota(userId, bytes.length);
     const info = await inspectUpload(bytes, {
       maxPages: limits.maxPdfPages,
       maxPixels: MAX_PAGE_PIXELS,
@@ -90,6 +94,18 @@ export class FileService {
     const file = toFileDto(row, now());
     await bus.publish(userId, { type: 'file.upload.completed', file });
     return file;
+  }
+
+  /** Advisory: two uploads racing may both pass, each still within one file of the quota. */
+  private async checkQuota(userId: string, adding: number): Promise<void> {
+    const quota = this.deps.limits.storageQuotaBytes;
+    const used = await this.deps.files.liveBytes(userId);
+    if (used + adding > quota) {
+      throw new PayloadTooLargeError(
+        `Storage limit reached: your files use ${formatMegabytes(used)} of ${formatMegabytes(quota)}. ` +
+          'Delete some files to upload more.',
+      );
+    }
   }
 
   private async store(row: FileRow, bytes: Buffer): Promise<void> {

@@ -1,6 +1,7 @@
 // HTTP surface of the files domain (spec §7). Thin: read the request, call FileService, shape the answer.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FileDto } from '@folio/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ErrorSchema } from '../auth/auth.schemas.js';
@@ -18,7 +19,13 @@ import {
 } from './file.schemas.js';
 import type { Download, FileService } from './file-service.js';
 import { lingerAfterAnswer } from './lingering-close.js';
-import { formatMegabytes, readPart } from './upload-reader.js';
+import {
+  MALFORMED_MULTIPART,
+  formatMegabytes,
+  hasBoundary,
+  multipartFailure,
+  readPart,
+} from './upload-reader.js';
 
 export interface FilesRoutesOptions {
   service: FileService;
@@ -38,6 +45,13 @@ const readErrors = { 401: ErrorSchema, 404: ErrorSchema };
 // Room for the multipart boundaries and part headers around one file.
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
+/** A failure of our own while storing a batch file: not the client's, so not a 400. */
+class StoreFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('storing a batch file failed');
+  }
+}
+
 function sendDownload(reply: FastifyReply, download: Download): FastifyReply {
   reply
     .type(download.contentType)
@@ -52,6 +66,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
   const { service, maxUploadBytes } = options;
   const maxBatchFiles = options.maxBatchFiles ?? 50;
   const tooLarge = `File too large. Maximum size: ${formatMegabytes(maxUploadBytes)}`;
+  const tooManyFiles = `Too many files: at most ${maxBatchFiles} in one upload. None of them were kept.`;
 
   await app.register(multipart, {
     limits: {
@@ -67,8 +82,9 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
   const notMultipart = 'Expected a multipart/form-data upload';
   app.addHook('preHandler', async (request) => {
     // Uploads only: a JSON or raw body there is a client mistake, not a server error.
-    if (request.routeOptions.url?.endsWith('upload') && !request.isMultipart()) {
-      throw new UnsupportedMediaTypeError(notMultipart);
+    if (request.routeOptions.url?.endsWith('upload')) {
+      if (!request.isMultipart()) throw new UnsupportedMediaTypeError(notMultipart);
+      if (!hasBoundary(request)) throw new BadRequestError(`${MALFORMED_MULTIPART}: no boundary`);
     }
     await Promise.resolve();
   });
@@ -98,10 +114,10 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const part = await request.file();
+      const part = await request.file().catch(multipartFailure);
       if (!part || part.fieldname !== 'file')
         throw new BadRequestError('Expected the file in multipart field "file"');
-      const read = await readPart(part, true);
+      const read = await readPart(part, true).catch(multipartFailure);
       if (!read.ok) refuseTooLarge(request, reply);
       const jobId = randomUUID();
       const file = await service.createOriginal(request.user.id, part.filename, read.bytes, jobId);
@@ -120,25 +136,39 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
         response: { 200: BatchUploadResponseSchema, ...uploadErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const batchJobId = randomUUID();
-      const accepted = [];
+      const accepted: FileDto[] = [];
       const rejected: { filename: string; detail: string }[] = [];
       let seen = 0;
-      for await (const part of request.files()) {
-        seen++;
-        const filename = part.filename || 'file';
-        const read = await readPart(part, false);
-        if (!read.ok) {
-          rejected.push({ filename, detail: tooLarge });
-          continue;
+      try {
+        for await (const part of request.files()) {
+          seen++;
+          const filename = part.filename || 'file';
+          const read = await readPart(part, false);
+          if (!read.ok) {
+            rejected.push({ filename, detail: tooLarge });
+            continue;
+          }
+          try {
+            accepted.push(
+              await service.createOriginal(request.user.id, part.filename, read.bytes, batchJobId),
+            );
+          } catch (error) {
+            if (!(error instanceof HttpError)) throw new StoreFailure(error);
+            rejected.push({ filename, detail: error.detail });
+          }
         }
-        try {
-          accepted.push(await service.createOriginal(request.user.id, part.filename, read.bytes, batchJobId));
-        } catch (error) {
-          if (!(error instanceof HttpError)) throw error;
-          rejected.push({ filename, detail: error.detail });
+      } catch (error) {
+        // A batch over the limit, or one whose body breaks off, is refused whole: nothing of it is kept.
+        await Promise.all(accepted.map((file) => service.delete(request.user.id, file.id)));
+        if ((error as { code?: unknown }).code === 'FST_FILES_LIMIT') {
+          reply.header('connection', 'close');
+          lingerAfterAnswer(request.raw);
+          throw new PayloadTooLargeError(tooManyFiles);
         }
+        if (error instanceof StoreFailure) throw error.cause;
+        multipartFailure(error);
       }
       if (seen === 0) throw new BadRequestError('Expected files in multipart field "files"');
       return { batch_job_id: batchJobId, files: accepted, rejected };

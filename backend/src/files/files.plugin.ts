@@ -48,6 +48,7 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
       maxPdfPages: settings.maxPdfPages,
       originalRetentionDays: settings.originalRetentionDays,
       checkTimeoutMs,
+      storageQuotaBytes: settings.storageQuotaMb * 1024 * 1024,
     },
     now,
   });

@@ -1,5 +1,25 @@
-// Reads one multipart file part into memory within the size limit.
+// Reads one multipart file part into memory within the size limit; maps multipart parse failures.
 import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { BadRequestError, HttpError } from '../errors.js';
+
+export const MALFORMED_MULTIPART = 'Malformed multipart/form-data body';
+
+/** A multipart request must name its boundary, or no part of it can be read. */
+export function hasBoundary(request: FastifyRequest): boolean {
+  return /;\s*boundary=\S/i.test(request.headers['content-type'] ?? '');
+}
+
+/**
+ * Rethrows a failure met while reading multipart parts: the parser's own errors (a cut or garbled body) are
+ * the client's, so they become 400; typed errors (413 limits, HttpErrors) keep their status.
+ */
+export function multipartFailure(error: unknown): never {
+  if (error instanceof HttpError) throw error;
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) throw error;
+  throw new BadRequestError(MALFORMED_MULTIPART);
+}
 
 export type ReadResult = { ok: true; bytes: Buffer } | { ok: false };
 
@@ -12,6 +32,14 @@ export function readPart(part: MultipartFile, stopEarly: boolean): Promise<ReadR
   const file = part.file;
   const chunks: Buffer[] = [];
   return new Promise<ReadResult>((resolve, reject) => {
+    // A body that broke off may have failed the part before anyone listened: settle now, never hang.
+    if (file.errored) {
+      reject(file.errored);
+      return;
+    }
+    file.once('close', () => {
+      if (!file.readableEnded) reject(file.errored ?? new Error('multipart part closed before its end'));
+    });
     file.on('data', (chunk: Buffer) => {
       if (!file.truncated) chunks.push(chunk);
     });

@@ -16,12 +16,19 @@ export interface RealtimeRoutesOptions {
 }
 
 const DEFAULT_PING_MS = 25_000;
+/** The feed is one-way: a client frame bigger than this closes the socket (1009) before it is buffered. */
+export const MAX_CLIENT_FRAME_BYTES = 4 * 1024;
+/** Clients have nothing to say; more messages than this in one window close the socket (1008). */
+export const MAX_CLIENT_MESSAGES = 10;
+const MESSAGE_WINDOW_MS = 10_000;
 // setTimeout cannot wait longer than ~24.8 days.
 const MAX_TIMER_MS = 2_147_483_647;
 
 export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRoutesOptions): Promise<void> {
   const pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_MS;
-  if (!app.hasDecorator('websocketServer')) await app.register(websocket);
+  if (!app.hasDecorator('websocketServer')) {
+    await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
+  }
 
   app.get<{ Querystring: { token?: string } }>(
     '/ws/updates',
@@ -29,7 +36,17 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRout
     (socket, request) => {
       const token = request.query.token ?? '';
       // Messages are never expected from the client; the socket is a one-way feed.
-      socket.on('message', () => undefined);
+      let windowStart = Date.now();
+      let messages = 0;
+      socket.on('message', () => {
+        const now = Date.now();
+        if (now - windowStart > MESSAGE_WINDOW_MS) {
+          windowStart = now;
+          messages = 0;
+        }
+        messages += 1;
+        if (messages > MAX_CLIENT_MESSAGES) socket.close(POLICY_VIOLATION, 'Too many messages');
+      });
       void attach(socket, token, options, pingIntervalMs).catch((error: unknown) => {
         request.log.warn({ err: error }, 'realtime socket rejected');
         socket.close(POLICY_VIOLATION, 'Invalid or expired token');

@@ -1,14 +1,16 @@
-// POST /restoration/restore (multipart fields file_id, filename; JSON accepted too) and the job status.
+// POST /restoration/restore (fields file_id, filename as multipart, urlencoded form or JSON) and the job status.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorSchema } from '../auth/auth.schemas.js';
-import { UnprocessableEntityError } from '../errors.js';
+import { BadRequestError, UnprocessableEntityError } from '../errors.js';
+import { MALFORMED_MULTIPART, hasBoundary, multipartFailure } from '../files/upload-reader.js';
 import { JobStatusSchema, RestoreStartedSchema } from './restoration.schemas.js';
 import type { RestorationService } from './restoration.service.js';
 
 const MAX_FIELD_BYTES = 1024;
+const MAX_FORM_BYTES = 16 * 1024;
 
 async function readFields(request: FastifyRequest): Promise<Record<string, string>> {
   if (!request.isMultipart()) {
@@ -20,9 +22,16 @@ async function readFields(request: FastifyRequest): Promise<Record<string, strin
       }),
     );
   }
+  if (!hasBoundary(request)) throw new BadRequestError(`${MALFORMED_MULTIPART}: no boundary`);
   const fields: Record<string, string> = {};
-  for await (const part of request.parts({ limits: { fieldSize: MAX_FIELD_BYTES, files: 0, fields: 10 } })) {
-    if (part.type === 'field' && typeof part.value === 'string') fields[part.fieldname] = part.value;
+  try {
+    for await (const part of request.parts({
+      limits: { fieldSize: MAX_FIELD_BYTES, files: 0, fields: 10 },
+    })) {
+      if (part.type === 'field' && typeof part.value === 'string') fields[part.fieldname] = part.value;
+    }
+  } catch (error) {
+    multipartFailure(error);
   }
   return fields;
 }
@@ -32,6 +41,14 @@ export const restorationRoutes: FastifyPluginAsyncTypebox<{ service: Restoration
   { service },
 ) => {
   if (!app.hasRequestDecorator('isMultipart')) await app.register(multipart);
+  // An HTML form's default encoding.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body.toString())));
+    },
+  );
 
   app.post(
     '/restoration/restore',
@@ -41,8 +58,8 @@ export const restorationRoutes: FastifyPluginAsyncTypebox<{ service: Restoration
         tags: ['restoration'],
         summary:
           'Start restoring a file: costs one credit per page, charged now; progress arrives on the socket',
-        description: 'multipart/form-data (or JSON) with the fields of RestoreRequest',
-        consumes: ['multipart/form-data', 'application/json'],
+        description: 'multipart/form-data, a urlencoded form or JSON with the fields of RestoreRequest',
+        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
         response: {
           200: RestoreStartedSchema,
           400: ErrorSchema,

@@ -44,6 +44,9 @@ describe('maintenance mode on', () => {
       { method: 'GET', url: '/api/v1/files/all?x=1', headers: { authorization: `Bearer ${token}` } },
       { method: 'POST', url: '/api/v1/billing/checkout/session', payload: { pack: 'essential' } },
       { method: 'GET', url: '/api/v1/does-not-exist' },
+      // The same routes through an encoded path: the check is on the route, not the raw URL.
+      { method: 'POST', url: '/%61pi/v1/auth/dev-login', payload: { email: 'a@example.com', name: 'A' } },
+      { method: 'GET', url: '/%61pi/v1/files/all', headers: { authorization: `Bearer ${token}` } },
       { method: 'POST', url: '/api/v1/health' },
     ] as const;
     for (const call of calls) {

@@ -56,7 +56,7 @@ beforeAll(async () => {
     bus,
     previews,
     purger: new FilePurger(files, storage, bus),
-    limits: { maxPdfPages: 20, originalRetentionDays: 7, checkTimeoutMs: 60_000 },
+    limits: { maxPdfPages: 20, originalRetentionDays: 7, checkTimeoutMs: 60_000, storageQuotaBytes: 1024 ** 3 },
     now,
   });
   retention = newRetention();
