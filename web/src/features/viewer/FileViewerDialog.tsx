@@ -45,6 +45,7 @@ export function FileViewerDialog({ file, onClose }: { file: FileItem | undefined
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const download = useDownload(file);
+  const [actions, setActions] = useState<HTMLDivElement | null>(null);
   const pdf = file ? isPdfFile(file) : true;
   const imageUrl = useObjectUrl(!pdf && download.kind === 'ready' ? download.blob : null);
   useFocusTrap(panel, {
@@ -71,7 +72,7 @@ export function FileViewerDialog({ file, onClose }: { file: FileItem | undefined
       </p>
     );
   } else if (pdf) {
-    body = <PdfViewer data={download.bytes} filename={file.filename} />;
+    body = <PdfViewer data={download.bytes} filename={file.filename} actions={actions} />;
   } else {
     body = imageUrl ? <ImageViewer url={imageUrl} alt={file.filename} /> : null;
   }
@@ -99,6 +100,7 @@ export function FileViewerDialog({ file, onClose }: { file: FileItem | undefined
               {VIEWER_TEXTS.download}
             </button>
           ) : null}
+          <div ref={setActions} className="contents" />
           <button type="button" className={`${secondaryButton} h-8 py-0`} onClick={onClose} data-autofocus>
             {VIEWER_TEXTS.close}
           </button>

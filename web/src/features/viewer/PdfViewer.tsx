@@ -2,6 +2,7 @@
 // pdf.js's password prompt texts for an encrypted file, and its annotation editor (none, freetext, highlight, stamp,
 // ink, signature) with undo/redo. Download saves the document with its annotations (pdfDocument.saveDocument()).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { focusRing, primaryButton } from '../../components/ui/styles.js';
 import { saveBlob } from '../files/api/files-api.js';
 import { PasswordPrompt } from './PasswordPrompt.js';
@@ -37,7 +38,16 @@ interface FindResult {
 
 const toolButton = `inline-flex h-8 min-w-8 items-center justify-center rounded-md px-2 text-sm font-medium text-slate-700 hover:bg-slate-200 disabled:opacity-40 aria-pressed:bg-indigo-600 aria-pressed:text-white dark:text-slate-200 dark:hover:bg-slate-700 ${focusRing}`;
 
-export function PdfViewer({ data, filename }: { data: Uint8Array | null; filename: string }) {
+export function PdfViewer({
+  data,
+  filename,
+  actions,
+}: {
+  data: Uint8Array | null;
+  filename: string;
+  /** Where the Download button goes (the dialog's header); in the toolbar when absent. */
+  actions?: HTMLElement | null;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const viewerDiv = useRef<HTMLDivElement>(null);
   const session = useRef<Session | null>(null);
@@ -211,6 +221,16 @@ export function PdfViewer({ data, filename }: { data: Uint8Array | null; filenam
   };
 
   const ready = status === 'ready';
+  const downloadButton = (
+    <button
+      type="button"
+      className={`${primaryButton} h-8 py-0`}
+      disabled={!ready || saving}
+      onClick={() => void download()}
+    >
+      {VIEWER_TEXTS.download}
+    </button>
+  );
   return (
     <div className="flex h-full min-h-0 flex-col" data-testid="pdf-viewer" data-status={status}>
       <div
@@ -270,10 +290,11 @@ export function PdfViewer({ data, filename }: { data: Uint8Array | null; filenam
         <button
           type="button"
           className={toolButton}
+          aria-label="Fit width"
           disabled={!ready}
           onClick={() => session.current && (session.current.viewer.currentScaleValue = 'page-width')}
         >
-          Fit width
+          Fit
         </button>
         <span className="mx-1 h-5 w-px bg-slate-300 dark:bg-slate-600" aria-hidden="true" />
         <form role="search" onSubmit={onSearch} className="flex items-center gap-1">
@@ -287,7 +308,7 @@ export function PdfViewer({ data, filename }: { data: Uint8Array | null; filenam
             placeholder="Find in document…"
             aria-label="Find in document"
             disabled={!ready}
-            className={`h-8 w-44 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-900 ${focusRing}`}
+            className={`h-8 w-32 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-900 ${focusRing}`}
           />
           <button
             type="button"
@@ -308,7 +329,7 @@ export function PdfViewer({ data, filename }: { data: Uint8Array | null; filenam
           </button>
           <span
             role="status"
-            className="min-w-20 text-xs text-slate-600 dark:text-slate-300"
+            className="min-w-16 text-xs text-slate-600 dark:text-slate-300"
             data-testid="find-result"
           >
             {found ? (found.notFound ? 'Phrase not found' : `${found.current} of ${found.total}`) : ''}
@@ -350,14 +371,7 @@ export function PdfViewer({ data, filename }: { data: Uint8Array | null; filenam
         >
           Redo
         </button>
-        <button
-          type="button"
-          className={`${primaryButton} ml-auto h-8 py-0`}
-          disabled={!ready || saving}
-          onClick={() => void download()}
-        >
-          {VIEWER_TEXTS.download}
-        </button>
+        {actions ? createPortal(downloadButton, actions) : downloadButton}
       </div>
       <div className="relative min-h-0 flex-1 bg-slate-200 dark:bg-slate-950">
         {/* pdf.js requires an absolutely positioned scrolling container. */}
