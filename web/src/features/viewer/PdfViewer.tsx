@@ -153,7 +153,8 @@ export function PdfViewer({
       setPassword(null);
       setSignature(null);
       if (current) {
-        current.viewer.cleanup();
+        // As pdf.js's own viewer closes a document: pages, find state and editors go, then the document.
+        current.viewer.setDocument(null as unknown as PdfDocument);
         void current.doc.destroy();
       } else {
         void loadingTask?.destroy();
