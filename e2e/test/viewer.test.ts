@@ -316,6 +316,12 @@ describe('file viewer', () => {
     const viewer = page.getByTestId('file-viewer');
     await viewer.locator('[data-testid="pdf-viewer"][data-status="ready"]').waitFor({ timeout: 30_000 });
     await viewer.locator('.page[data-page-number="2"]').waitFor();
+    // A narrower window fits the page to the new width (after the 200 ms resize debounce).
+    const fitted = await viewer.getByTestId('zoom').textContent();
+    await page.setViewportSize({ width: 900, height: DESKTOP.height });
+    await expect.poll(() => viewer.getByTestId('zoom').textContent()).not.toBe(fitted);
+    await page.setViewportSize(DESKTOP);
+    await expect.poll(() => viewer.getByTestId('zoom').textContent()).toBe(fitted);
     await viewer.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(() => viewer.getByTestId('page-number').textContent()).toBe('Page 2 of 2');
     await page.keyboard.press('Escape');

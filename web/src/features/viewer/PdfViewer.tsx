@@ -8,7 +8,8 @@ import { saveBlob } from '../files/api/files-api.js';
 import { PasswordPrompt } from './PasswordPrompt.js';
 import { SignaturePrompt, createSignatureManager, type SignatureRequest } from './signature.js';
 import { loadPdfViewer } from './pdfjs-viewer.js';
-import { EDITOR_MODES, VIEWER_TEXTS, type EditorModeKey } from './texts.js';
+import { debounce } from './debounce.js';
+import { EDITOR_MODES, RESIZE_DEBOUNCE_MS, VIEWER_TEXTS, type EditorModeKey } from './texts.js';
 
 type PdfjsLib = Awaited<ReturnType<typeof loadPdfViewer>>['pdfjs'];
 type PdfDocument = Awaited<ReturnType<PdfjsLib['getDocument']>['promise']>;
@@ -67,6 +68,8 @@ export function PdfViewer({
     if (!data) return;
     let cancelled = false;
     let loadingTask: ReturnType<PdfjsLib['getDocument']> | null = null;
+    let resizeObserver: ResizeObserver | null = null;
+    let stopRefit = () => {};
     setStatus('loading');
     (async () => {
       const { pdfjs, viewerLib } = await loadPdfViewer();
@@ -89,6 +92,15 @@ export function PdfViewer({
       linkService.setViewer(viewer);
 
       eventBus.on('pagesinit', () => (viewer.currentScaleValue = 'page-width'));
+      // A fitted page is fitted again when the window (and so the viewer) changes size; a chosen zoom stays.
+      const refit = debounce(() => {
+        const value = viewer.currentScaleValue;
+        if (value === 'page-width' || value === 'page-fit' || value === 'auto')
+          viewer.currentScaleValue = value;
+      }, RESIZE_DEBOUNCE_MS);
+      resizeObserver = new ResizeObserver(refit.call);
+      resizeObserver.observe(container.current);
+      stopRefit = refit.cancel;
       eventBus.on('pagechanging', (e: { pageNumber: number }) => setPage(e.pageNumber));
       eventBus.on('scalechanging', (e: { scale: number }) => setScale(e.scale));
       eventBus.on('updatefindmatchescount', (e: { matchesCount: { current: number; total: number } }) =>
@@ -148,6 +160,8 @@ export function PdfViewer({
     });
     return () => {
       cancelled = true;
+      resizeObserver?.disconnect();
+      stopRefit();
       const current = session.current;
       session.current = null;
       setPassword(null);

@@ -1,5 +1,4 @@
-// The viewer's texts fixed by the spec (§8) and the annotation editor modes and limits it names (§9). The limits
-// are pdf.js's own (its AnnotationEditorUIManager): listed here so the spec's numbers have one place to be read.
+// The viewer's texts fixed by the spec (§8), and the annotation editor modes and limits it names (§9).
 export const VIEWER_TEXTS = {
   loading: 'Loading PDF…',
   failed: 'Failed to load PDF file',
@@ -21,14 +20,12 @@ export const EDITOR_MODES = [
 
 export type EditorModeKey = (typeof EDITOR_MODES)[number]['key'];
 
-/** Spec §9, as pdf.js implements them (CommandManager, AnnotationEditor, resize observer). */
-export const EDITOR_LIMITS = {
-  undoRedoCommands: 128,
-  moveBatchPauseMs: 1000,
-  minimumEditorSize: 16,
-  signatureOrStampScale: 0.75,
-  resizeDebounceMs: 200,
-} as const;
+// Spec §9's other editor limits are pdf.js's own: an undo/redo stack of 128 commands (CommandManager), moves of
+// selected editors batched after a 1000 ms pause (AnnotationEditorUIManager), minimum editor size 16
+// (AnnotationEditor.MIN_SIZE), images scaled to at most 0.75 of the page (StampEditor).
+
+/** Spec §9: after the viewer's size changes, a fitted page is fitted again once it has been still this long. */
+export const RESIZE_DEBOUNCE_MS = 200;
 
 /** Signature height on the page in PDF points (what pdf.js's own signature dialog uses). */
 export const SIGNATURE_HEIGHT_PT = 40;

@@ -7,7 +7,8 @@ import type { FileItem } from '../files/logic/model.js';
 import { FileViewerDialog } from './FileViewerDialog.js';
 import { PasswordPrompt } from './PasswordPrompt.js';
 import { isPdfFile } from './open-file.js';
-import { EDITOR_LIMITS, EDITOR_MODES, VIEWER_TEXTS } from './texts.js';
+import { debounce } from './debounce.js';
+import { EDITOR_MODES, RESIZE_DEBOUNCE_MS, VIEWER_TEXTS } from './texts.js';
 import { fitZoom, zoomIn, zoomOut, MAX_ZOOM, MIN_ZOOM } from './zoom.js';
 
 const fileItem = (filename: string, file_type: string): FileItem => ({
@@ -41,19 +42,34 @@ describe('viewer texts and constants (spec §8, §9)', () => {
       'ink',
       'signature',
     ]);
-    expect(EDITOR_LIMITS).toEqual({
-      undoRedoCommands: 128,
-      moveBatchPauseMs: 1000,
-      minimumEditorSize: 16,
-      signatureOrStampScale: 0.75,
-      resizeDebounceMs: 200,
-    });
+    expect(RESIZE_DEBOUNCE_MS).toBe(200);
   });
 
   it('tells PDFs from images by type or name', () => {
     expect(isPdfFile(fileItem('scan.PDF', 'bin'))).toBe(true);
     expect(isPdfFile(fileItem('scan', 'pdf'))).toBe(true);
     expect(isPdfFile(fileItem('photo.jpg', 'jpg'))).toBe(false);
+  });
+});
+
+describe('debounce', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('calls once the calls have stopped for the delay, and not after cancel', () => {
+    vi.useFakeTimers();
+    const fn = vi.fn();
+    const refit = debounce(fn, RESIZE_DEBOUNCE_MS);
+    refit.call();
+    vi.advanceTimersByTime(150);
+    refit.call();
+    vi.advanceTimersByTime(150);
+    expect(fn).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(50);
+    expect(fn).toHaveBeenCalledTimes(1);
+    refit.call();
+    refit.cancel();
+    vi.advanceTimersByTime(1000);
+    expect(fn).toHaveBeenCalledTimes(1);
   });
 });
 
