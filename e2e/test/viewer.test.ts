@@ -254,7 +254,31 @@ describe('file viewer', () => {
     expect(await firstPage.locator('.freeTextEditor').count()).toBe(1);
     expect(await viewer.getByRole('button', { name: 'Redo', exact: true }).isEnabled()).toBe(true);
 
-    // Download: the saved PDF carries the note and not the undone stroke, and keeps its pages.
+    // A highlight over a word of the text layer, and an image from a file.
+    await viewer.getByRole('button', { name: 'Highlight', exact: true }).click();
+    await expect
+      .poll(() => viewer.getByRole('button', { name: 'Highlight', exact: true }).getAttribute('aria-pressed'))
+      .toBe('true');
+    const word = await firstPage.locator('.textLayer span', { hasText: 'Westgate' }).first().boundingBox();
+    if (!word) throw new Error('the word is not laid out');
+    await page.mouse.move(word.x + 1, word.y + word.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(word.x + word.width - 1, word.y + word.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => firstPage.locator('.highlightEditor').count()).toBe(1);
+    await viewer.getByRole('button', { name: 'Image', exact: true }).click();
+    await expect
+      .poll(() => viewer.getByRole('button', { name: 'Image', exact: true }).getAttribute('aria-pressed'))
+      .toBe('true');
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      viewer.getByRole('button', { name: 'Add image', exact: true }).click(),
+    ]);
+    await chooser.setFiles(IMAGE);
+    await expect.poll(() => firstPage.locator('.stampEditor canvas').count(), { timeout: 15_000 }).toBe(1);
+    await viewer.getByRole('button', { name: 'Select', exact: true }).click();
+
+    // Download: the saved PDF carries the note, highlight and image, not the undone stroke, and keeps its text.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       viewer.getByRole('button', { name: 'Download', exact: true }).click(),
@@ -264,10 +288,15 @@ describe('file viewer', () => {
     const annotations = await annotationsOf(saved);
     expect(annotations.filter((a) => a.subtype === 'FreeText').map((a) => a.contents)).toEqual([NOTE]);
     expect(annotations.some((a) => a.subtype === 'Ink')).toBe(false);
+    expect(annotations.filter((a) => a.subtype === 'Highlight')).toHaveLength(1);
+    expect(annotations.filter((a) => a.subtype === 'Stamp')).toHaveLength(1);
     const text = execFileSync('pdftotext', ['-f', '1', '-l', '1', '-', '-'], { input: saved }).toString();
     expect(text).toMatch(/Westgate/i);
 
-    // A typed signature lands on the page through pdf.js's signature editor.
+    await viewer.getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => firstPage.locator('.stampEditor').count()).toBe(0);
+
+    // Undo takes back the image too; then a typed signature lands on the page through pdf.js's signature editor.
     await viewer.getByRole('button', { name: 'Signature', exact: true }).click();
     await expect
       .poll(() => viewer.getByRole('button', { name: 'Signature', exact: true }).getAttribute('aria-pressed'))
@@ -280,6 +309,7 @@ describe('file viewer', () => {
     await signing.waitFor({ state: 'detached' });
     await expect.poll(() => firstPage.locator('.signatureEditor:not([hidden])').count()).toBe(1);
     await screenshot(page, 'viewer-pdf-signed-desktop');
+    expect(await firstPage.locator('.highlightEditor, .freeTextEditor').count()).toBe(2);
 
     await viewer.getByRole('button', { name: 'Close', exact: true }).click();
     await viewer.waitFor({ state: 'detached' });
