@@ -11,6 +11,7 @@ import { useRealtime } from '../files/hooks/use-realtime.js';
 import { originalsOf, restoredOf } from '../files/logic/file-state.js';
 import type { FileItem } from '../files/logic/model.js';
 import { TEXTS } from '../files/logic/texts.js';
+import { FileViewerDialog } from '../viewer/FileViewerDialog.js';
 import { OnboardingModal, type OnboardingTarget } from './components/OnboardingModal.js';
 
 type PendingConfirm = ConfirmRequest & { resolve: (ok: boolean) => void };
@@ -28,6 +29,7 @@ export function DashboardPage() {
 
   const [highlight, setHighlight] = useState<OnboardingTarget | null>(null);
   const [comparingId, setComparingId] = useState<string | null>(null);
+  const [viewingId, setViewingId] = useState<string | null>(null);
   const originals = useMemo(() => originalsOf(files.state), [files.state]);
   const restored = useMemo(() => restoredOf(files.state), [files.state]);
   const [originalsOpen, setOriginalsOpen] = useState(true);
@@ -39,6 +41,7 @@ export function DashboardPage() {
   // Stable handlers: every card is memoised, so a selection change re-renders only the card it touches.
   const restoreOne = useCallback((file: FileItem) => void restore([file]), [restore]);
   const compare = useCallback((file: FileItem) => setComparingId(file.id), []);
+  const view = useCallback((file: FileItem) => setViewingId(file.id), []);
   const busy = state.actions.bulkDelete === 'loading' || state.actions.batchDownload === 'loading';
   const restoring = state.actions.restoration === 'loading';
 
@@ -57,6 +60,7 @@ export function DashboardPage() {
     onDelete: files.deleteOne,
     onDownloadSelected: files.downloadSelected,
     onDeleteSelected: files.deleteSelected,
+    onView: view,
     busy,
   };
 
@@ -115,6 +119,12 @@ export function DashboardPage() {
           restored={comparing}
           original={originals.find((f) => f.id === comparing.original_file_id)}
           onClose={() => setComparingId(null)}
+        />
+      ) : null}
+      {viewingId ? (
+        <FileViewerDialog
+          file={[...originals, ...restored].find((f) => f.id === viewingId)}
+          onClose={() => setViewingId(null)}
         />
       ) : null}
       <OnboardingModal onHighlight={setHighlight} />

@@ -16,6 +16,8 @@ export interface FileCardProps {
   onDownload: (file: FileItem) => void;
   onDelete: (file: FileItem) => void;
   onCompare?: (file: FileItem) => void;
+  /** Opens the file in the viewer (PDF viewer and annotation editor, or the image at full size). */
+  onView?: (file: FileItem) => void;
 }
 
 const iconButton = `inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white ${focusRing}`;
@@ -41,6 +43,7 @@ const ICONS = {
   download: 'M12 4v11m0 0l-4-4m4 4l4-4M5 19h14',
   delete: 'M6 7h12M10 7V5h4v2m-7 0l1 12h8l1-12',
   compare: 'M12 4v16M4 7h5v10H4zM15 7h5v10h-5z',
+  view: 'M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12zm10 3a3 3 0 100-6 3 3 0 000 6z',
 };
 
 function PlaceholderCard({ file }: { file: FileItem }) {
@@ -84,6 +87,7 @@ function FileCardImpl({
   onDownload,
   onDelete,
   onCompare,
+  onView,
 }: FileCardProps) {
   if (isPlaceholder(file)) return <PlaceholderCard file={file} />;
   const status = statusBadge(file.status);
@@ -169,6 +173,17 @@ function FileCardImpl({
             onClick={() => onRestore(file)}
           >
             <Icon d={ICONS.restore} />
+          </button>
+        ) : null}
+        {onView ? (
+          <button
+            type="button"
+            className={iconButton}
+            aria-label={`Open ${file.filename}`}
+            title="Open"
+            onClick={() => onView(file)}
+          >
+            <Icon d={ICONS.view} />
           </button>
         ) : null}
         {!isOriginal && onCompare && file.original_file_id ? (

@@ -83,6 +83,7 @@ export function FileListCard(props: FileListCardProps) {
         onDownload={props.onDownload}
         onDelete={props.onDelete}
         onCompare={props.onCompare}
+        onView={props.onView}
       />
     );
   }
