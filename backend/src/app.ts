@@ -19,7 +19,10 @@ import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
 import { realtimeRoutes } from './realtime/websocket-routes.js';
 import { loadJobSettings, type JobSettings } from './jobs/job-settings.js';
+import { healthRoutes } from './health/health.routes.js';
 import { installMaintenanceMode } from './maintenance/maintenance.js';
+import { Metrics } from './metrics/metrics.js';
+import { installMetrics } from './metrics/metrics.plugin.js';
 import { JobSystem } from './restoration/job-system.js';
 import { restorationRoutes } from './restoration/restoration.routes.js';
 import { createStorage } from './storage/create-storage.js';
@@ -37,6 +40,7 @@ export interface BuildAppOptions {
   /** Restoration jobs (queue, runner); main.ts passes its own, else they are built from the settings. */
   jobs?: JobSystem;
   jobSettings?: Readonly<JobSettings>;
+  metrics?: Metrics;
 }
 
 /** The services of one process, shared by routes and (through the app) by workers. */
@@ -86,8 +90,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: { level: settings.logLevel },
     bodyLimit: 1024 * 1024,
-    // A client holding a download open without reading must not keep shutdown waiting forever.
-    forceCloseConnections: true,
+    // Idle keep-alive connections close at once; requests in flight may finish (an upload is not cut off).
+    // main.ts bounds that wait with SHUTDOWN_GRACE_SECONDS.
+    forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const credits = new CreditsService();
@@ -122,6 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('jobs', jobs);
 
   installErrorHandling(app);
+  const metrics = options.metrics ?? new Metrics(db);
+  installMetrics(app, metrics);
   acceptEmptyJsonBodies(app);
   await installOpenApi(app);
   installMaintenanceMode(app, settings);
@@ -151,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       );
 
+      await api.register(healthRoutes, { db, queue: jobs.queue, storage: createStorage(settings) });
       // Domains: one line each.
       await api.register(authRoutes, { auth });
       await api.register(usersRoutes, { db, users });
@@ -159,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(realtimeRoutes, {
         eventBus,
         authenticateToken: (token) => auth.authenticateToken(token),
+        metrics,
       });
     },
     { prefix: API_PREFIX },

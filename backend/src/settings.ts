@@ -52,6 +52,14 @@ export interface Settings {
   webDistDir: string;
   /** Every /api/v1 route except GET /api/v1/health answers 503 while on. */
   maintenanceMode: boolean;
+  /** On SIGTERM: how long open requests and the page in progress may take before the process exits anyway. */
+  shutdownGraceMs: number;
+  /** Port of a worker's Prometheus metrics (GET /metrics); 0 = none. API nodes serve /metrics on `port`. */
+  metricsPort: number;
+  /** API and worker processes migrate the database at start (embedded default); off when a migrate step runs. */
+  migrateAtStart: boolean;
+  /** The API process runs the retention sweep (embedded default); off when `sweep` processes do it. */
+  retentionSweepInApi: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -185,6 +193,10 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     logLevel: str(env, 'LOG_LEVEL', folioEnv === 'test' ? 'silent' : 'info') || 'info',
     webDistDir: path.resolve(root, str(env, 'WEB_DIST_DIR') || 'web/dist'),
     maintenanceMode: bool(env, 'MAINTENANCE_MODE', false),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_SECONDS', 20, 0, 3600) * 1000,
+    metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
+    migrateAtStart: bool(env, 'MIGRATE_AT_START', true),
+    retentionSweepInApi: bool(env, 'RETENTION_SWEEP_IN_API', true),
   };
   return Object.freeze(settings);
 }

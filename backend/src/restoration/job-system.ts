@@ -75,10 +75,11 @@ export class JobSystem {
         await this.queue.enqueue({ jobId: job.id, priority: job.priority });
       }
     }
-    this.queue.startWorkers((jobId, signal) => this.runner.run(jobId, signal), concurrency);
+    this.queue.startWorkers((jobId, signal, drain) => this.runner.run(jobId, signal, drain), concurrency);
   }
 
-  async close(): Promise<void> {
-    await this.queue.close();
+  /** `graceMs`: how long running jobs may take to finish their current page before they are aborted. */
+  async close(graceMs = 0): Promise<void> {
+    await this.queue.close(graceMs);
   }
 }
