@@ -33,6 +33,11 @@ export interface SweeperHost {
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
+/** A little less than the interval, so the next interval's first tick is free to take the lock. */
+function lockHoldMs(intervalMs: number): number {
+  return Math.max(intervalMs - 500, 500);
+}
+
 export function startRetentionSweeper(app: SweeperHost, options: SweeperOptions = {}): RetentionSweeper {
   const retention = options.retention ?? loadRetentionSettings();
   const files = new FileRepository(app.db);
@@ -44,12 +49,11 @@ export function startRetentionSweeper(app: SweeperHost, options: SweeperOptions 
     now: options.now ?? (() => new Date()),
     orphanMinAgeMs: retention.orphanMinAgeMs,
   });
-  // Held a little less than the interval, so the next interval's first tick is free to take it.
   const lock =
     options.lock ??
     createSweepLock(
       app.settings.redisUrl,
-      Math.max(retention.sweepIntervalMs - 500, 500),
+      lockHoldMs(retention.sweepIntervalMs),
       `${loadJobSettings().queuePrefix}:retention-sweep:lock`,
     );
   let running: Promise<void> | null = null;
@@ -59,7 +63,11 @@ export function startRetentionSweeper(app: SweeperHost, options: SweeperOptions 
       .tryAcquire()
       .then(async (acquired) => {
         if (!acquired) return;
-        const report = await service.sweep();
+        const renewal = setInterval(
+          () => void lock.renew().catch(() => undefined),
+          lockHoldMs(retention.sweepIntervalMs) / 3,
+        );
+        const report = await service.sweep().finally(() => clearInterval(renewal));
         if (report.expired + report.purged + report.orphansRemoved > 0)
           app.log.info(report, 'retention sweep');
       })
