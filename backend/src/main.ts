@@ -31,8 +31,8 @@ async function main(): Promise<void> {
     }, settings.shutdownGraceMs + 2_000);
     deadline.unref();
     try {
-      await Promise.all([sweeper?.stop(), app.jobs.close(settings.shutdownGraceMs)]);
-      await app.close();
+      // The embedded worker drains while requests in flight finish (they may still enqueue jobs).
+      await Promise.all([sweeper?.stop(), app.jobs.stopWorkers(settings.shutdownGraceMs), app.close()]);
       await eventBus.close();
       await db.destroy();
       app.log.info('shut down cleanly');

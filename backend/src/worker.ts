@@ -56,7 +56,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, graceMs: settings.shutdownGraceMs }, 'worker shutting down');
-    await jobs.close(settings.shutdownGraceMs);
+    await jobs.stopWorkers(settings.shutdownGraceMs);
+    await jobs.close();
     metricsServer?.close();
     await eventBus.close();
     await db.destroy();

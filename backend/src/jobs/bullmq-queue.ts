@@ -93,19 +93,29 @@ export class BullmqJobQueue implements JobQueue {
     await this.queueConnection.ping();
   }
 
-  async close(graceMs = 0): Promise<void> {
+  async stopWorkers(graceMs: number): Promise<void> {
     // BullMQ's close waits for active jobs; a drained handler throws after its page, so its job is retried
     // (by another worker) after the backoff delay.
     this.drainController.abort();
     const closed = Promise.allSettled(this.workers.map((worker) => worker.close()));
     if (graceMs > 0) await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs))]);
     this.stopController.abort();
-    // With Redis unreachable, a polite close or QUIT would wait for a connection forever: drop them instead.
-    const reachable = this.queueConnection.status === 'ready';
-    if (!reachable) this.connections.forEach((connection) => connection.disconnect());
+    // With Redis unreachable, a worker's close would wait for a connection forever: drop the connections.
+    if (this.queueConnection.status !== 'ready') this.disconnectAll();
     await closed;
+  }
+
+  async close(): Promise<void> {
+    await this.stopWorkers(0);
+    // Likewise a polite close or QUIT without Redis.
+    const reachable = this.queueConnection.status === 'ready';
+    if (!reachable) this.disconnectAll();
     await this.queue.close();
     if (reachable) await Promise.allSettled(this.connections.map((connection) => connection.quit()));
+  }
+
+  private disconnectAll(): void {
+    for (const connection of this.connections) connection.disconnect();
   }
 
   private connect(): Redis {

@@ -47,7 +47,7 @@ export class DatabaseJobQueue implements JobQueue {
     await this.db.selectFrom('jobs').select('id').limit(1).execute();
   }
 
-  async close(graceMs = 0): Promise<void> {
+  async stopWorkers(graceMs: number): Promise<void> {
     // Idle consumers stop at once; a running handler hands its job back after the current page (released
     // below in runClaimed, claimable again after the retry delay), or is aborted when the grace time ends.
     this.drainController.abort();
@@ -57,6 +57,10 @@ export class DatabaseJobQueue implements JobQueue {
     this.stopController.abort();
     this.wakeAll();
     await stopped;
+  }
+
+  async close(): Promise<void> {
+    await this.stopWorkers(0);
   }
 
   /** Takes the next claimable job for this consumer, or null when there is none. */

@@ -20,10 +20,12 @@ export interface JobQueue {
   /** Starts `concurrency` consumers in this process. */
   startWorkers(handler: JobHandler, concurrency: number): void;
   /**
-   * Stops taking jobs, lets running handlers hand their jobs back after the current page, aborts those still
-   * running after `graceMs` (0 = at once), and releases connections.
+   * Stops taking jobs: running handlers are told to drain (hand their jobs back after the current page) and
+   * are aborted if still running after `graceMs` (0 = at once). Enqueueing keeps working.
    */
-  close(graceMs?: number): Promise<void>;
+  stopWorkers(graceMs: number): Promise<void>;
+  /** Stops the workers at once (if still running) and releases connections. */
+  close(): Promise<void>;
   /** Resolves when the queue's backing service answers (readiness). */
   ping(): Promise<void>;
 }

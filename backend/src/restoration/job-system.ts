@@ -48,6 +48,7 @@ export class JobSystem {
   readonly runner: RestorationRunner;
   readonly service: RestorationService;
   private started = false;
+  private stopping: Promise<void> | undefined;
 
   constructor(private readonly deps: JobSystemDeps) {
     const files = new RepositoryRestorationFiles(deps.settings.restoredRetentionDays);
@@ -78,8 +79,15 @@ export class JobSystem {
     this.queue.startWorkers((jobId, signal, drain) => this.runner.run(jobId, signal, drain), concurrency);
   }
 
-  /** `graceMs`: how long running jobs may take to finish their current page before they are aborted. */
-  async close(graceMs = 0): Promise<void> {
-    await this.queue.close(graceMs);
+  /** Stops consuming; running jobs may take `graceMs` to finish their current page and hand the job back. */
+  stopWorkers(graceMs: number): Promise<void> {
+    this.stopping ??= this.queue.stopWorkers(graceMs);
+    return this.stopping;
+  }
+
+  /** Waits for a drain in progress (a close during shutdown must not cut it short), then closes the queue. */
+  async close(): Promise<void> {
+    await this.stopWorkers(0);
+    await this.queue.close();
   }
 }

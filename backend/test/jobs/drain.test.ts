@@ -1,4 +1,4 @@
-// Graceful drain of the database queue (the embedded worker on SIGTERM): close(grace) stops taking jobs, tells
+// Graceful drain of the database queue (the embedded worker on SIGTERM): stopWorkers(grace) stops taking jobs, tells
 // the running handler to drain, lets it finish, and its job is released for another worker. Past the grace time
 // the handler is aborted.
 import { randomUUID } from 'node:crypto';
@@ -53,7 +53,7 @@ function started(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-describe('DatabaseJobQueue.close(graceMs)', () => {
+describe('DatabaseJobQueue.stopWorkers(graceMs)', () => {
   it('lets the running handler see the drain, finish its page, and releases its job for another worker', async () => {
     const jobId = await addJob();
     const queue = new DatabaseJobQueue(jobDb.db, { leaseMs: 60_000, pollMs: 20, retryDelayMs: 0 });
@@ -69,7 +69,8 @@ describe('DatabaseJobQueue.close(graceMs)', () => {
       throw new Error('handed back');
     }, 1);
     await running.promise;
-    await queue.close(5_000);
+    await queue.stopWorkers(5_000);
+    await queue.close();
     expect(sawDrain).toBe(true);
     expect(aborted).toBe(false);
     const row = await repo.find(jobDb.db, jobId);
@@ -105,7 +106,8 @@ describe('DatabaseJobQueue.close(graceMs)', () => {
       throw new Error('aborted');
     }, 1);
     await running.promise;
-    await queue.close(300);
+    await queue.stopWorkers(300);
+    await queue.close();
     expect(abortedAfterMs).toBeGreaterThanOrEqual(250);
   });
 });
