@@ -21,8 +21,10 @@ import { realtimeRoutes } from './realtime/websocket-routes.js';
 import { loadJobSettings, type JobSettings } from './jobs/job-settings.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installMaintenanceMode } from './maintenance/maintenance.js';
+import { meteredEngine } from './metrics/metered-engine.js';
 import { Metrics } from './metrics/metrics.js';
 import { installMetrics } from './metrics/metrics.plugin.js';
+import { FolioPageEngine } from './restoration/engine-adapter.js';
 import { JobSystem } from './restoration/job-system.js';
 import { restorationRoutes } from './restoration/restoration.routes.js';
 import { createStorage } from './storage/create-storage.js';
@@ -112,22 +114,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('db', db);
   app.decorate('eventBus', eventBus);
   app.decorate('services', services);
+  const metrics = options.metrics ?? new Metrics(db);
+  const jobSettings = options.jobSettings ?? loadJobSettings({ REDIS_URL: settings.redisUrl });
   const jobs =
     options.jobs ??
     new JobSystem({
       settings,
-      jobSettings: options.jobSettings ?? loadJobSettings({ REDIS_URL: settings.redisUrl }),
+      jobSettings,
       db,
       storage: createStorage(settings),
       eventBus,
       credits,
+      // The embedded worker's pages are counted like a worker process's.
+      engine: meteredEngine(new FolioPageEngine(jobSettings.pageTimeoutMs), metrics),
       log: app.log,
     });
   if (!options.jobs) app.addHook('onClose', () => jobs.close());
   app.decorate('jobs', jobs);
 
   installErrorHandling(app);
-  const metrics = options.metrics ?? new Metrics(db);
   installMetrics(app, metrics);
   acceptEmptyJsonBodies(app);
   await installOpenApi(app);
