@@ -10,6 +10,7 @@ help:
 	@echo "make check          format, lint, types, then tests"
 	@echo "make lint           eslint (type-aware)"
 	@echo "make typecheck      tsc --noEmit in every workspace"
+	@echo "make test-scale     the multi-process scale-out suite (2 API nodes, 2 workers, PostgreSQL, Redis, S3) and its figures"
 	@echo "make bench          API and job throughput figures"
 	@echo "make bench-quality  restoration benchmark over ../shared/eval/public with the baselines"
 
@@ -47,7 +48,7 @@ format-check: install
 
 check: format-check lint typecheck test
 
-.PHONY: help install install-browser install-eval-tools typecheck lint format-check check run test bench bench-quality
+.PHONY: help install install-browser install-eval-tools typecheck lint format-check check run test test-scale bench bench-quality
 
 # The web app is built once and served by the backend on the same origin.
 web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/public web/index.html -type f 2>/dev/null)
@@ -60,7 +61,8 @@ run: install web/dist/index.html
 # closing line adds them up. Backend API tests run twice: on a SQLite file and on PostgreSQL (127.0.0.1:5432, test).
 RESULTS := $(CURDIR)/test-results
 SUITES := engine:@folio/engine:test backend-sqlite:@folio/backend:test:sqlite \
-	backend-postgres:@folio/backend:test:postgres web:@folio/web:test e2e:@folio/e2e:test
+	backend-postgres:@folio/backend:test:postgres web:@folio/web:test e2e:@folio/e2e:test \
+	scale:@folio/backend:test:scale
 test: install install-browser web/dist/index.html
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS); status=0; \
 	for suite in $(SUITES); do \
@@ -71,6 +73,12 @@ test: install install-browser web/dist/index.html
 	done; \
 	node scripts/test-summary.mjs $(RESULTS) || status=1; \
 	exit $$status
+
+# The scale-out suite alone (also part of `make test`): builds backend, engine and shared to dist/, then starts
+# them as real processes against PostgreSQL and Redis on 127.0.0.1 and a local S3-compatible server.
+test-scale: install
+	@mkdir -p $(RESULTS)
+	npm run test:scale -w @folio/backend -- --reporter=default --reporter=json --outputFile.json=$(RESULTS)/scale.json
 
 bench: install
 	npm run bench -w @folio/backend

@@ -20,7 +20,12 @@ import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
 import { realtimeRoutes } from './realtime/websocket-routes.js';
 import { loadJobSettings, type JobSettings } from './jobs/job-settings.js';
+import { healthRoutes } from './health/health.routes.js';
 import { installMaintenanceMode } from './maintenance/maintenance.js';
+import { meteredEngine } from './metrics/metered-engine.js';
+import { Metrics } from './metrics/metrics.js';
+import { installMetrics } from './metrics/metrics.plugin.js';
+import { FolioPageEngine } from './restoration/engine-adapter.js';
 import { JobSystem } from './restoration/job-system.js';
 import { restorationRoutes } from './restoration/restoration.routes.js';
 import { createStorage } from './storage/create-storage.js';
@@ -42,6 +47,7 @@ export interface BuildAppOptions {
   jobSettings?: Readonly<JobSettings>;
   /** Where log lines go (defaults to stdout). */
   logStream?: DestinationStream;
+  metrics?: Metrics;
 }
 
 /** The services of one process, shared by routes and (through the app) by workers. */
@@ -114,15 +120,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('db', db);
   app.decorate('eventBus', eventBus);
   app.decorate('services', services);
+  const metrics = options.metrics ?? new Metrics(db);
+  const jobSettings = options.jobSettings ?? loadJobSettings({ REDIS_URL: settings.redisUrl });
   const jobs =
     options.jobs ??
     new JobSystem({
       settings,
-      jobSettings: options.jobSettings ?? loadJobSettings({ REDIS_URL: settings.redisUrl }),
+      jobSettings,
       db,
       storage: createStorage(settings),
       eventBus,
       credits,
+      // The embedded worker's pages are counted like a worker process's.
+      engine: meteredEngine(new FolioPageEngine(jobSettings.pageTimeoutMs), metrics),
       log: app.log,
     });
   if (!options.jobs) app.addHook('onClose', () => jobs.close());
@@ -130,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   installErrorHandling(app);
   await registerSecurity(app, settings);
+  installMetrics(app, metrics);
   acceptEmptyJsonBodies(app);
   await installOpenApi(app);
   installMaintenanceMode(app, settings);
@@ -159,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       );
 
+      await api.register(healthRoutes, { db, queue: jobs.queue, storage: createStorage(settings) });
       // Domains: one line each.
       await api.register(authRoutes, { auth });
       await api.register(usersRoutes, { db, users });
@@ -167,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(realtimeRoutes, {
         eventBus,
         authenticateToken: (token) => auth.authenticateToken(token),
+        metrics,
       });
     },
     { prefix: API_PREFIX },

@@ -54,6 +54,14 @@ export interface Settings {
   webDistDir: string;
   /** Every /api/v1 route except GET /api/v1/health answers 503 while on. */
   maintenanceMode: boolean;
+  /** On SIGTERM: how long open requests and the page in progress may take before the process exits anyway. */
+  shutdownGraceMs: number;
+  /** Port of a worker's Prometheus metrics (GET /metrics); 0 = none. API nodes serve /metrics on `port`. */
+  metricsPort: number;
+  /** API and worker processes migrate the database at start (embedded default); off when a migrate step runs. */
+  migrateAtStart: boolean;
+  /** The API process runs the retention sweep (embedded default); off when `sweep` processes do it. */
+  retentionSweepInApi: boolean;
   /** A refreshed session keeps its first sign-in time; past this age refresh answers 401. */
   sessionMaxAgeSeconds: number;
   /** Requests per minute: sign-in per client address; the others per signed-in user. */
@@ -241,6 +249,10 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     jsonBodyLimitKb: int(env, 'JSON_BODY_LIMIT_KB', 256, 1, 10 * 1024),
     corsOrigin: parseOrigin(str(env, 'CORS_ORIGIN')),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_SECONDS', 20, 0, 3600) * 1000,
+    metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
+    migrateAtStart: bool(env, 'MIGRATE_AT_START', true),
+    retentionSweepInApi: bool(env, 'RETENTION_SWEEP_IN_API', true),
   };
   return Object.freeze(settings);
 }

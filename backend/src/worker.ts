@@ -1,12 +1,20 @@
-// Worker process entry (scale-out, and the crash tests): `node --import tsx backend/src/worker.ts`.
-// Consumes restoration jobs with the settings of the environment; publishes events on the configured bus.
+// The `worker` role (scale-out, and the crash tests): consumes restoration jobs with the settings of the
+// environment and publishes events on the configured bus. Serves its metrics and readiness on METRICS_PORT.
 // Previews of restored files are rendered by the API nodes, which pick up pending previews on their own.
+// SIGTERM: stop taking jobs, finish the page in progress and hand its job back to the queue (another worker
+// resumes it from the checkpoints: nothing is redone or charged twice), then exit.
+import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { CreditsService } from './credits/credits.service.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { readinessChecks } from './health/health.routes.js';
 import { loadJobSettings } from './jobs/job-settings.js';
+import { meteredEngine } from './metrics/metered-engine.js';
+import { startMetricsServer } from './metrics/metrics-server.js';
+import { Metrics } from './metrics/metrics.js';
 import { createEventBus } from './realtime/create-event-bus.js';
+import { FolioPageEngine } from './restoration/engine-adapter.js';
 import { JobSystem } from './restoration/job-system.js';
 import { loadSettings } from './settings.js';
 import { createStorage } from './storage/create-storage.js';
@@ -18,9 +26,10 @@ async function main(): Promise<void> {
   logger.level = settings.logLevel;
   const jobSettings = loadJobSettings();
   const db = openDatabase({ databaseUrl: settings.databaseUrl, sqlitePath: settings.sqlitePath });
-  await migrateToLatest(db);
+  if (settings.migrateAtStart) await migrateToLatest(db);
   const storage = createStorage(settings);
   const eventBus = createEventBus(settings);
+  const metrics = new Metrics(db);
   const jobs = new JobSystem({
     settings,
     jobSettings,
@@ -28,25 +37,35 @@ async function main(): Promise<void> {
     storage,
     eventBus,
     credits: new CreditsService(),
+    engine: meteredEngine(new FolioPageEngine(jobSettings.pageTimeoutMs), metrics),
     log: logger,
   });
+  let metricsServer: Server | undefined;
+  if (settings.metricsPort > 0) {
+    const checks = readinessChecks({ db, queue: jobs.queue, storage });
+    metricsServer = await startMetricsServer(metrics, checks, settings.host, settings.metricsPort);
+  }
   await jobs.startWorkers(Math.max(jobSettings.concurrency, 1));
   logger.info(
-    { queue: jobSettings.queue, concurrency: Math.max(jobSettings.concurrency, 1) },
+    { queue: jobSettings.queue, concurrency: Math.max(jobSettings.concurrency, 1), pid: process.pid },
     'worker started',
   );
 
   let stopping = false;
-  const shutdown = async () => {
+  const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    logger.info({ signal, graceMs: settings.shutdownGraceMs }, 'worker shutting down');
+    await jobs.stopWorkers(settings.shutdownGraceMs);
     await jobs.close();
+    metricsServer?.close();
     await eventBus.close();
     await db.destroy();
+    logger.info('worker stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -27,12 +27,17 @@ export function bullmqPriority(priority: number): number {
 
 export class BullmqJobQueue implements JobQueue {
   private readonly connections: Redis[] = [];
+  private readonly queueConnection: Redis;
   private readonly queue: Queue<Payload>;
   private readonly workers: Worker<Payload>[] = [];
   private readonly stopController = new AbortController();
+  private readonly drainController = new AbortController();
 
   constructor(private readonly options: BullmqQueueOptions) {
-    this.queue = new Queue<Payload>(QUEUE_NAME, { connection: this.connect(), prefix: options.prefix });
+    this.queueConnection = this.connect();
+    this.queue = new Queue<Payload>(QUEUE_NAME, { connection: this.queueConnection, prefix: options.prefix });
+    // Connection errors are retried by ioredis and reported by ping() (readiness); not printed here.
+    this.queue.on('error', () => undefined);
   }
 
   async enqueue(job: QueuedJob): Promise<void> {
@@ -60,7 +65,7 @@ export class BullmqJobQueue implements JobQueue {
         const abort = () => lost.abort();
         this.stopController.signal.addEventListener('abort', abort);
         try {
-          await handler(job.data.jobId, lost.signal);
+          await handler(job.data.jobId, lost.signal, this.drainController.signal);
         } finally {
           this.stopController.signal.removeEventListener('abort', abort);
         }
@@ -84,11 +89,33 @@ export class BullmqJobQueue implements JobQueue {
     return jobs.map((job) => job.data.jobId);
   }
 
-  async close(): Promise<void> {
+  async ping(): Promise<void> {
+    await this.queueConnection.ping();
+  }
+
+  async stopWorkers(graceMs: number): Promise<void> {
+    // BullMQ's close waits for active jobs; a drained handler throws after its page, so its job is retried
+    // (by another worker) after the backoff delay.
+    this.drainController.abort();
+    const closed = Promise.allSettled(this.workers.map((worker) => worker.close()));
+    if (graceMs > 0) await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs))]);
     this.stopController.abort();
-    await Promise.allSettled(this.workers.map((worker) => worker.close()));
+    // With Redis unreachable, a worker's close would wait for a connection forever: drop the connections.
+    if (this.queueConnection.status !== 'ready') this.disconnectAll();
+    await closed;
+  }
+
+  async close(): Promise<void> {
+    await this.stopWorkers(0);
+    // Likewise a polite close or QUIT without Redis.
+    const reachable = this.queueConnection.status === 'ready';
+    if (!reachable) this.disconnectAll();
     await this.queue.close();
-    await Promise.allSettled(this.connections.map((connection) => connection.quit()));
+    if (reachable) await Promise.allSettled(this.connections.map((connection) => connection.quit()));
+  }
+
+  private disconnectAll(): void {
+    for (const connection of this.connections) connection.disconnect();
   }
 
   private connect(): Redis {

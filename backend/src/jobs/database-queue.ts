@@ -19,6 +19,7 @@ export interface DatabaseQueueOptions {
 export class DatabaseJobQueue implements JobQueue {
   readonly owner = `worker-${randomUUID()}`;
   private readonly stopController = new AbortController();
+  private readonly drainController = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly now: () => Date;
@@ -42,10 +43,24 @@ export class DatabaseJobQueue implements JobQueue {
     for (let slot = 0; slot < concurrency; slot += 1) this.loops.push(this.consume(handler));
   }
 
-  async close(): Promise<void> {
+  async ping(): Promise<void> {
+    await this.db.selectFrom('jobs').select('id').limit(1).execute();
+  }
+
+  async stopWorkers(graceMs: number): Promise<void> {
+    // Idle consumers stop at once; a running handler hands its job back after the current page (released
+    // below in runClaimed, claimable again after the retry delay), or is aborted when the grace time ends.
+    this.drainController.abort();
+    this.wakeAll();
+    const stopped = Promise.allSettled(this.loops);
+    if (graceMs > 0) await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, graceMs))]);
     this.stopController.abort();
     this.wakeAll();
-    await Promise.allSettled(this.loops);
+    await stopped;
+  }
+
+  async close(): Promise<void> {
+    await this.stopWorkers(0);
   }
 
   /** Takes the next claimable job for this consumer, or null when there is none. */
@@ -102,7 +117,7 @@ export class DatabaseJobQueue implements JobQueue {
   }
 
   private async consume(handler: JobHandler): Promise<void> {
-    const stop = this.stopController.signal;
+    const stop = this.drainController.signal;
     while (!stop.aborted) {
       let jobId: string | null = null;
       try {
@@ -135,7 +150,7 @@ export class DatabaseJobQueue implements JobQueue {
     );
     let failed = false;
     try {
-      await handler(jobId, lost.signal);
+      await handler(jobId, lost.signal, this.drainController.signal);
     } catch {
       failed = true;
     } finally {

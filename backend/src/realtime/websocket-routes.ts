@@ -7,12 +7,16 @@ import type { WebSocket } from 'ws';
 import type { EventBus } from './event-bus.js';
 
 export const POLICY_VIOLATION = 1008;
+/** Sent to every socket when this node shuts down: the web app reconnects (to another node). */
+export const GOING_AWAY = 1001;
 
 export interface RealtimeRoutesOptions {
   eventBus: EventBus;
   /** The API's Bearer token check: resolves to the user or throws. */
   authenticateToken: (token: string) => Promise<{ id: string }>;
   pingIntervalMs?: number;
+  /** Reports the number of open sockets to the metrics. */
+  metrics?: { trackSockets(count: () => number): void };
 }
 
 const DEFAULT_PING_MS = 25_000;
@@ -27,8 +31,15 @@ const MAX_TIMER_MS = 2_147_483_647;
 export async function realtimeRoutes(app: FastifyInstance, options: RealtimeRoutesOptions): Promise<void> {
   const pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_MS;
   if (!app.hasDecorator('websocketServer')) {
-    await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
+    await app.register(websocket, {
+      options: { maxPayload: MAX_CLIENT_FRAME_BYTES },
+      preClose(done) {
+        for (const client of this.websocketServer.clients) client.close(GOING_AWAY, 'Server shutting down');
+        this.websocketServer.close(() => done());
+      },
+    });
   }
+  options.metrics?.trackSockets(() => app.websocketServer.clients.size);
 
   app.get<{ Querystring: { token?: string } }>(
     '/ws/updates',

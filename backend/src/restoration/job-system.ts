@@ -48,6 +48,7 @@ export class JobSystem {
   readonly runner: RestorationRunner;
   readonly service: RestorationService;
   private started = false;
+  private stopping: Promise<void> | undefined;
 
   constructor(private readonly deps: JobSystemDeps) {
     const files = new RepositoryRestorationFiles(deps.settings.restoredRetentionDays);
@@ -75,10 +76,18 @@ export class JobSystem {
         await this.queue.enqueue({ jobId: job.id, priority: job.priority });
       }
     }
-    this.queue.startWorkers((jobId, signal) => this.runner.run(jobId, signal), concurrency);
+    this.queue.startWorkers((jobId, signal, drain) => this.runner.run(jobId, signal, drain), concurrency);
   }
 
+  /** Stops consuming; running jobs may take `graceMs` to finish their current page and hand the job back. */
+  stopWorkers(graceMs: number): Promise<void> {
+    this.stopping ??= this.queue.stopWorkers(graceMs);
+    return this.stopping;
+  }
+
+  /** Waits for a drain in progress (a close during shutdown must not cut it short), then closes the queue. */
   async close(): Promise<void> {
+    await this.stopWorkers(0);
     await this.queue.close();
   }
 }

@@ -65,8 +65,11 @@ export class RestorationRunner {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** The queue's job handler. Throws only for trouble worth a retry (database, storage, lost lease). */
-  async run(jobId: string, signal: AbortSignal): Promise<void> {
+  /**
+   * The queue's job handler. Throws only for trouble worth a retry (database, storage, lost lease) and when
+   * `drain` (shutdown) aborted: then after the page in progress, so the job goes back to the queue.
+   */
+  async run(jobId: string, signal: AbortSignal, drain?: AbortSignal): Promise<void> {
     const { db } = this.deps;
     const job = await withTransaction(db, (trx) =>
       this.jobs.beginAttempt(trx, jobId, this.now().toISOString()),
@@ -100,6 +103,7 @@ export class RestorationRunner {
     const counters: JobCounters = { current_page: 0, successful_pages: 0, failed_pages: 0 };
     for (let index = 0; index < totalPages; index += 1) {
       if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
+      if (drain?.aborted) throw new JobAbortedError(`job ${jobId} handed back: this worker is shutting down`);
       if (await this.originalDeleted(job)) {
         await this.fail(job, ORIGINAL_DELETED);
         return;

@@ -1,11 +1,16 @@
-// Runs the retention sweep now and then every interval; started from main.ts with one line.
-import type { FastifyInstance } from 'fastify';
+// Runs the retention sweep now and then every interval; started by the API process (embedded default) or by
+// `sweep` processes. With Redis, a lock makes each interval's sweep run on one process of the fleet.
+import type { Db } from '../db/database.js';
 import { FilePurger } from '../files/file-purger.js';
 import { FileRepository } from '../files/file-repository.js';
 import { createStorage } from '../storage/create-storage.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { RetentionService } from './retention-service.js';
+import { loadJobSettings } from '../jobs/job-settings.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { Settings } from '../settings.js';
 import { loadRetentionSettings, type RetentionSettings } from './retention-settings.js';
+import { createSweepLock, type SweepLock } from './sweep-lock.js';
 
 export interface RetentionSweeper {
   /** Resolves when the sweep in progress (if any) has finished. */
@@ -16,9 +21,24 @@ export interface SweeperOptions {
   storage?: ObjectStorage;
   retention?: RetentionSettings;
   now?: () => Date;
+  /** Defaults to a Redis lock when REDIS_URL is set, else none. */
+  lock?: SweepLock;
 }
 
-export function startRetentionSweeper(app: FastifyInstance, options: SweeperOptions = {}): RetentionSweeper {
+/** What the sweeper needs from its process (a Fastify app has all of it). */
+export interface SweeperHost {
+  db: Db;
+  settings: Readonly<Settings>;
+  eventBus: EventBus;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** A little less than the interval, so the next interval's first tick is free to take the lock. */
+function lockHoldMs(intervalMs: number): number {
+  return Math.max(intervalMs - 500, 500);
+}
+
+export function startRetentionSweeper(app: SweeperHost, options: SweeperOptions = {}): RetentionSweeper {
   const retention = options.retention ?? loadRetentionSettings();
   const files = new FileRepository(app.db);
   const storage = options.storage ?? createStorage(app.settings);
@@ -29,12 +49,25 @@ export function startRetentionSweeper(app: FastifyInstance, options: SweeperOpti
     now: options.now ?? (() => new Date()),
     orphanMinAgeMs: retention.orphanMinAgeMs,
   });
+  const lock =
+    options.lock ??
+    createSweepLock(
+      app.settings.redisUrl,
+      lockHoldMs(retention.sweepIntervalMs),
+      `${loadJobSettings().queuePrefix}:retention-sweep:lock`,
+    );
   let running: Promise<void> | null = null;
   const tick = (): void => {
     if (running) return; // a slow sweep is never overlapped by the next one
-    running = service
-      .sweep()
-      .then((report) => {
+    running = lock
+      .tryAcquire()
+      .then(async (acquired) => {
+        if (!acquired) return;
+        const renewal = setInterval(
+          () => void lock.renew().catch(() => undefined),
+          lockHoldMs(retention.sweepIntervalMs) / 3,
+        );
+        const report = await service.sweep().finally(() => clearInterval(renewal));
         if (report.expired + report.purged + report.orphansRemoved > 0)
           app.log.info(report, 'retention sweep');
       })
@@ -51,6 +84,7 @@ export function startRetentionSweeper(app: FastifyInstance, options: SweeperOpti
     async stop() {
       clearInterval(timer);
       await running;
+      await lock.close();
     },
   };
 }

@@ -43,7 +43,9 @@ export function serverOptions(
       // Node looks for overdue requests this often (30 s by default, too coarse for short timeouts).
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeoutMs / 4))),
     },
-    // A client holding a download open without reading must not keep shutdown waiting forever.
-    forceCloseConnections: true,
+    // On close, idle keep-alive connections go at once and requests in flight may finish (an upload is not
+    // cut off); main.ts bounds that wait with SHUTDOWN_GRACE_SECONDS, so a client holding a download open
+    // without reading cannot keep shutdown waiting forever.
+    forceCloseConnections: 'idle',
   };
 }

@@ -34,6 +34,7 @@ export function workerEnv(
     JOB_QUEUE: 'database',
     JOB_LEASE_MS: '3000',
     JOB_POLL_MS: '100',
+    METRICS_PORT: '0',
     ...extra,
   };
 }
