@@ -6,8 +6,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { EngineInputError } from '../errors.js';
 import type { PdfDescription } from '../io/pdf.js';
+import type { Doc } from '../io/decode.js';
+import type { AssembledOutput } from './assemble.js';
 import type { RestoredPage } from './page.js';
-import type { PageTask, PdfTaskResult } from './worker.js';
+import type { AssembleTask, PageTask, PdfTaskResult } from './worker.js';
 
 const here = fileURLToPath(import.meta.url);
 // Under tsx, vitest or the backend's dev server this file is TypeScript, and so is the worker: the worker
@@ -27,10 +29,13 @@ export function defaultThreads(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
 }
 
-let pool: Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult> | undefined;
+type Task = PageTask | AssembleTask | Uint8Array;
+type TaskResult = RestoredPage | PdfTaskResult | AssembledOutput;
 
-function enginePool(): Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult> {
-  pool ??= new Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult>({
+let pool: Piscina<Task, TaskResult> | undefined;
+
+function enginePool(): Piscina<Task, TaskResult> {
+  pool ??= new Piscina<Task, TaskResult>({
     filename: pathToFileURL(workerFile).href,
     execArgv: workerExecArgv(),
     minThreads: 0,
@@ -53,6 +58,19 @@ export async function describePdfInPool(bytes: Uint8Array): Promise<PdfDescripti
   const result = (await enginePool().run(bytes, { name: 'describePdfTask' })) as PdfTaskResult;
   if (!result.ok) throw new EngineInputError(result.code, result.message);
   return result.description;
+}
+
+/** Builds the output file in a worker thread, so a long PDF assembly never holds the caller's event loop. */
+export async function assembleInPool(
+  doc: Doc,
+  pages: (RestoredPage | null)[],
+  signal?: AbortSignal,
+): Promise<AssembledOutput> {
+  const task: AssembleTask = { doc, pages };
+  return (await enginePool().run(task, {
+    name: 'assembleTask',
+    ...(signal ? { signal } : {}),
+  })) as AssembledOutput;
 }
 
 export function poolThreads(): number {
