@@ -27,7 +27,7 @@ export {
   type RestoreProgress,
   type RestoreResult,
 } from './pipeline/restore.js';
-export { closeEnginePool } from './pipeline/pool.js';
+export { closeEnginePool, warmEnginePool } from './pipeline/pool.js';
 export {
   createDefaultRegistry,
   StepRegistry,

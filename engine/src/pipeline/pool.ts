@@ -33,16 +33,30 @@ type Task = PageTask | AssembleTask | Uint8Array;
 type TaskResult = RestoredPage | PdfTaskResult | AssembledOutput;
 
 let pool: Piscina<Task, TaskResult> | undefined;
+let keepWarm = false;
 
 function enginePool(): Piscina<Task, TaskResult> {
   pool ??= new Piscina<Task, TaskResult>({
     filename: pathToFileURL(workerFile).href,
     execArgv: workerExecArgv(),
-    minThreads: 0,
+    minThreads: keepWarm ? defaultThreads() : 0,
     maxThreads: defaultThreads(),
     idleTimeout: 60_000,
   });
   return pool;
+}
+
+/**
+ * Starts the worker threads now and keeps them for the life of the process (a job worker calls this at start):
+ * a job's first page then starts at once, without loading the engine's modules into a fresh thread first.
+ */
+export function warmEnginePool(): void {
+  if (keepWarm) return;
+  keepWarm = true;
+  const cold = pool;
+  pool = undefined;
+  if (cold) void cold.close();
+  enginePool();
 }
 
 /** Restores one page in a worker thread. */
@@ -81,5 +95,6 @@ export function poolThreads(): number {
 export async function closeEnginePool(): Promise<void> {
   const p = pool;
   pool = undefined;
+  keepWarm = false;
   if (p) await p.destroy();
 }
