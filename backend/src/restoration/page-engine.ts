@@ -11,6 +11,14 @@ export interface RestoredOutput {
   extension: string;
 }
 
+/** A page done: `ms` is its wall time in this run (0 when it came from a checkpoint). */
+export interface PageDone {
+  index: number;
+  outcome: PageCheckpoint;
+  ms: number;
+  fromCheckpoint: boolean;
+}
+
 export interface PageHooks {
   signal: AbortSignal;
   /** Finished pages of earlier runs are taken from here; each page is saved here before it is reported done. */
@@ -19,13 +27,7 @@ export interface PageHooks {
     save(index: number, outcome: PageCheckpoint): Promise<void>;
   };
   onPageStart(index: number): Promise<void>;
-  /** `ms`: the page's wall time in this run (0 when it came from a checkpoint). */
-  onPageDone(page: {
-    index: number;
-    outcome: PageCheckpoint;
-    ms: number;
-    fromCheckpoint: boolean;
-  }): Promise<void>;
+  onPageDone(page: PageDone): Promise<void>;
 }
 
 export interface EngineDocument {

@@ -20,7 +20,7 @@ import {
   serializeCheckpoint,
   type PageCheckpoint,
 } from './checkpoint.js';
-import type { PageEngine } from './page-engine.js';
+import type { PageDone, PageEngine } from './page-engine.js';
 import type { OriginalFile, RestorationFiles } from './restoration-files.js';
 
 export interface RunnerOptions {
@@ -48,6 +48,16 @@ async function readAll(stream: Readable): Promise<Buffer> {
   for await (const chunk of stream)
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
+}
+
+/** Runs the tasks given to it one after another, in the order given; a failed task does not stop the next. */
+function serially(): (task: () => Promise<void>) => Promise<void> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const turn = last.then(task);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
 }
 
 function message(error: unknown): string {
@@ -96,12 +106,7 @@ export class RestorationRunner {
     // currentPage: the latest page started (the page now being worked on); it never goes back.
     const counters: JobCounters = { current_page: 0, successful_pages: 0, failed_pages: 0 };
     // Hooks of pages running at the same time write the job row and publish one after another, in order.
-    let queue: Promise<unknown> = Promise.resolve();
-    const inTurn = (work: () => Promise<void>): Promise<void> => {
-      const turn = queue.then(work);
-      queue = turn.catch(() => undefined);
-      return turn;
-    };
+    const inTurn = serially();
     let outcomes: PageCheckpoint[];
     try {
       outcomes = await document.restorePages({
@@ -111,34 +116,8 @@ export class RestorationRunner {
           save: (index, outcome) =>
             this.deps.storage.put(pageCheckpointKey(job.id, index), serializeCheckpoint(outcome)),
         },
-        onPageStart: (index) =>
-          inTurn(async () => {
-            counters.current_page = Math.max(counters.current_page, index + 1);
-            await this.jobs.saveCounters(db, job.id, counters, this.now().toISOString());
-            this.deps.log?.info({ jobId: job.id, page: index + 1 }, 'page started');
-            await this.publishProgress(job, counters, await this.deps.credits.balance(db, job.user_id));
-          }),
-        onPageDone: ({ index, outcome, ms, fromCheckpoint }) =>
-          inTurn(async () => {
-            if (!outcome.ok && !fromCheckpoint)
-              this.deps.log?.warn(
-                { jobId: job.id, page: index + 1, error: outcome.error },
-                'page restoration failed',
-              );
-            this.deps.log?.info(
-              { jobId: job.id, page: index + 1, ok: outcome.ok, fromCheckpoint, ms },
-              'page done',
-            );
-            counters.current_page = Math.max(counters.current_page, index + 1);
-            if (outcome.ok) counters.successful_pages += 1;
-            else counters.failed_pages += 1;
-            const balance = await withTransaction(db, async (trx) => {
-              if (!outcome.ok) await this.refundPage(trx, job, index);
-              await this.jobs.saveCounters(trx, job.id, counters, this.now().toISOString());
-              return this.deps.credits.balance(trx, job.user_id);
-            });
-            await this.publishProgress(job, counters, balance);
-          }),
+        onPageStart: (index) => inTurn(() => this.pageStarted(job, counters, index)),
+        onPageDone: (page) => inTurn(() => this.pageDone(job, counters, page)),
       });
     } catch (error) {
       // Stopped because the job was taken away: the pages not saved yet are done again by the next run.
@@ -152,6 +131,35 @@ export class RestorationRunner {
     }
     const pages = outcomes.map((outcome) => (outcome.ok ? outcome.page : null));
     await this.complete(job, original, document.assemble(pages), counters, totalPages);
+  }
+
+  private async pageStarted(job: JobRow, counters: JobCounters, index: number): Promise<void> {
+    const { db } = this.deps;
+    counters.current_page = Math.max(counters.current_page, index + 1);
+    await this.jobs.saveCounters(db, job.id, counters, this.now().toISOString());
+    this.deps.log?.info({ jobId: job.id, page: index + 1 }, 'page started');
+    await this.publishProgress(job, counters, await this.deps.credits.balance(db, job.user_id));
+  }
+
+  /** Counts a page (saved in its checkpoint already), refunds it when it failed, and reports it. */
+  private async pageDone(
+    job: JobRow,
+    counters: JobCounters,
+    { index, outcome, ms, fromCheckpoint }: PageDone,
+  ): Promise<void> {
+    const page = index + 1;
+    if (!outcome.ok && !fromCheckpoint)
+      this.deps.log?.warn({ jobId: job.id, page, error: outcome.error }, 'page restoration failed');
+    this.deps.log?.info({ jobId: job.id, page, ok: outcome.ok, fromCheckpoint, ms }, 'page done');
+    counters.current_page = Math.max(counters.current_page, page);
+    if (outcome.ok) counters.successful_pages += 1;
+    else counters.failed_pages += 1;
+    const balance = await withTransaction(this.deps.db, async (trx) => {
+      if (!outcome.ok) await this.refundPage(trx, job, index);
+      await this.jobs.saveCounters(trx, job.id, counters, this.now().toISOString());
+      return this.deps.credits.balance(trx, job.user_id);
+    });
+    await this.publishProgress(job, counters, balance);
   }
 
   private async loadCheckpoint(jobId: string, index: number): Promise<PageCheckpoint | undefined> {
