@@ -18,12 +18,12 @@ const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
 const EVAL = path.resolve(BACKEND_DIR, '../../shared/eval/public');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
-interface Proc {
+export interface Proc {
   child: ChildProcess;
   exited: Promise<unknown>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -35,7 +35,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(entry: string, env: Record<string, string>): Proc {
+export function start(entry: string, env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: BACKEND_DIR,
     env: {
@@ -51,18 +51,18 @@ function start(entry: string, env: Record<string, string>): Proc {
   return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
 }
 
-async function stop(procs: Proc[]): Promise<void> {
+export async function stop(procs: Proc[]): Promise<void> {
   for (const proc of procs) proc.child.kill('SIGTERM');
   await Promise.all(procs.map((proc) => proc.exited));
 }
 
-interface Api {
+export interface Api {
   base: string;
   token: string;
   auth: { authorization: string };
 }
 
-async function startApi(env: Record<string, string>): Promise<{ api: Api; proc: Proc }> {
+export async function startApi(env: Record<string, string>): Promise<{ api: Api; proc: Proc }> {
   const port = await freePort();
   const proc = start('src/main.ts', {
     ...env,
@@ -88,7 +88,7 @@ async function startApi(env: Record<string, string>): Promise<{ api: Api; proc: 
   return { api: { base, token, auth }, proc };
 }
 
-async function upload(api: Api, bytes: Buffer, name: string, mime: string): Promise<string> {
+export async function upload(api: Api, bytes: Buffer, name: string, mime: string): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: mime }), name);
   const response = await fetch(`${api.base}/api/v1/files/upload`, {
@@ -100,7 +100,7 @@ async function upload(api: Api, bytes: Buffer, name: string, mime: string): Prom
   return ((await response.json()) as { file_id: string }).file_id;
 }
 
-async function restore(api: Api, fileId: string): Promise<string> {
+export async function restore(api: Api, fileId: string): Promise<string> {
   const form = new FormData();
   form.append('file_id', fileId);
   const response = await fetch(`${api.base}/api/v1/restoration/restore`, {
@@ -112,7 +112,7 @@ async function restore(api: Api, fileId: string): Promise<string> {
   return ((await response.json()) as { data: { job_id: string } }).data.job_id;
 }
 
-function socket(api: Api): {
+export function socket(api: Api): {
   ws: WebSocket;
   opened: Promise<void>;
   onEvent: (fn: (e: RealtimeEvent) => void) => void;

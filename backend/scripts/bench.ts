@@ -3,7 +3,8 @@
 //   - upload of a ~10 MB file (ms per run),
 //   - GET /files/all with 1,000 files (p50/p99 ms),
 //   - peak RSS of the API process during a 10 MB upload,
-//   - restoration job figures (scripts/bench-jobs.ts).
+//   - restoration job figures (scripts/bench-jobs.ts),
+//   - the fair throughput comparison with OCRmyPDF on one multi-page scanned PDF (scripts/bench-throughput.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { openDatabase } from '../src/db/database.js';
 import { FileRepository, type FileRow } from '../src/files/file-repository.js';
 import { contentKey } from '../src/files/storage-keys.js';
 import { benchJobs } from './bench-jobs.js';
+import { benchThroughput } from './bench-throughput.js';
 
 const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
 
@@ -219,3 +221,4 @@ try {
 }
 
 await benchJobs();
+await benchThroughput();

@@ -16,15 +16,20 @@ export {
   assembleOutput,
   loadDocument,
   restore,
+  restoreDocument,
   restorePage,
   type AssembledOutput,
+  type PageCheckpoints,
+  type PageDone,
+  type PageOutcome,
   type PageReport,
+  type RestoreDocumentOptions,
   type RestoreOptions,
   type RestorePageOptions,
   type RestoreProgress,
   type RestoreResult,
 } from './pipeline/restore.js';
-export { closeEnginePool } from './pipeline/pool.js';
+export { closeEnginePool, warmEnginePool } from './pipeline/pool.js';
 export {
   createDefaultRegistry,
   StepRegistry,

@@ -1,4 +1,5 @@
-// A PageEngine that counts and times the pages it restores, for the worker's metrics.
+// A PageEngine that counts and times the pages it restores, for the worker's metrics: it listens to the page
+// loop's page-done hook, so pages taken from a checkpoint are not counted again.
 import type { PageEngine } from '../restoration/page-engine.js';
 import type { Metrics } from './metrics.js';
 
@@ -9,19 +10,18 @@ export function meteredEngine(engine: PageEngine, metrics: Metrics): PageEngine 
       return {
         pageCount: document.pageCount,
         assemble: (pages) => document.assemble(pages),
-        async restorePage(index, signal) {
-          const stopTimer = metrics.pageDuration.startTimer();
-          try {
-            const page = await document.restorePage(index, signal);
-            metrics.pagesRestored.inc();
-            return page;
-          } catch (error) {
-            if (!signal.aborted) metrics.pagesFailed.inc();
-            throw error;
-          } finally {
-            stopTimer();
-          }
-        },
+        restorePages: (hooks) =>
+          document.restorePages({
+            ...hooks,
+            onPageDone: async (page) => {
+              if (!page.fromCheckpoint) {
+                metrics.pageDuration.observe(page.ms / 1000);
+                if (page.outcome.ok) metrics.pagesRestored.inc();
+                else metrics.pagesFailed.inc();
+              }
+              await hooks.onPageDone(page);
+            },
+          }),
       };
     },
   };

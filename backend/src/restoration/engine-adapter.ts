@@ -1,17 +1,42 @@
-// PageEngine over @folio/engine's page-level API. The engine runs each page in its worker threads with a
-// time limit; this adapter only passes the job's abort signal and the limit through.
-import { assembleOutput, loadDocument, restorePage, type RestoredPage } from '@folio/engine';
+// PageEngine over @folio/engine's page loop (`restoreDocument`): the engine runs the pages in its worker
+// threads with a time limit each and builds the output in one; this adapter passes the job's hooks through.
+import {
+  assembleOutput,
+  loadDocument,
+  restoreDocument,
+  type PageOutcome,
+  type RestoreDocumentOptions,
+  type RestoredPage,
+} from '@folio/engine';
+import type { PageCheckpoint } from './checkpoint.js';
 import type { EngineDocument, PageEngine, RestoredOutput } from './page-engine.js';
 
 export class FolioPageEngine implements PageEngine {
-  constructor(private readonly pageTimeoutMs: number) {}
+  /** `runPage` replaces how one page is run (tests wrap the engine's own to record or fail pages). */
+  constructor(
+    private readonly pageTimeoutMs: number,
+    private readonly runPage?: RestoreDocumentOptions['runPage'],
+  ) {}
 
   async open(bytes: Buffer): Promise<EngineDocument> {
     const doc = await loadDocument(bytes);
-    const timeoutMs = this.pageTimeoutMs;
+    const { pageTimeoutMs, runPage } = this;
     return {
       pageCount: doc.pageCount,
-      restorePage: (index, signal) => restorePage(doc, index, { signal, timeoutMs }),
+      async restorePages(hooks): Promise<PageCheckpoint[]> {
+        return restoreDocument(doc, {
+          pageTimeoutMs,
+          signal: hooks.signal,
+          // A checkpoint holds what the engine returned, after a JSON round trip.
+          checkpoint: {
+            load: async (index) => (await hooks.checkpoint.load(index)) as PageOutcome | undefined,
+            save: (index, outcome) => hooks.checkpoint.save(index, outcome),
+          },
+          onPageStart: (index) => hooks.onPageStart(index),
+          onPageDone: (page) => hooks.onPageDone(page),
+          ...(runPage ? { runPage } : {}),
+        });
+      },
       async assemble(pages): Promise<RestoredOutput> {
         const output = await assembleOutput(doc, pages as (RestoredPage | null)[]);
         return {

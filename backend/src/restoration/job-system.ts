@@ -1,5 +1,6 @@
 // Composition of the restoration jobs of one process: the queue chosen by settings, the runner, and the
 // service the routes call. API processes enqueue; worker processes (or the embedded pool) consume.
+import { warmEnginePool } from '@folio/engine';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { Db } from '../db/database.js';
 import { BullmqJobQueue } from '../jobs/bullmq-queue.js';
@@ -70,6 +71,8 @@ export class JobSystem {
   async startWorkers(concurrency = this.deps.jobSettings.concurrency): Promise<void> {
     if (this.started || concurrency <= 0) return;
     this.started = true;
+    // The engine's threads start now and stay, so a job's first page (and its progress event) starts at once.
+    if (!this.deps.engine) warmEnginePool();
     if (this.deps.jobSettings.queue === 'bullmq') {
       // A job committed by an API node that died before enqueueing it is only in the table: hand it over.
       for (const job of await new JobsRepository().listActive(this.deps.db)) {

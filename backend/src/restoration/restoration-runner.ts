@@ -1,9 +1,10 @@
-// Runs one restoration job: page by page through the engine, each page checkpointed in storage under the
-// job so a resumed run (after a crash or a lost lease) does not redo finished pages. Credits were charged
-// once when the job was created; the user pays only for pages delivered in a downloadable file. A page that
-// does not come out restored is refunded as soon as it fails; a job that ends without a file (failed for good,
-// or its original deleted meanwhile) refunds every page. Each refund is keyed by `refund:<jobId>:<page>`, so
-// no retry or crash can refund a page twice.
+// Runs one restoration job's bookkeeping around the engine's page loop (pages run in parallel in the
+// engine's worker threads): each page is checkpointed in storage under the job before it counts, so a resumed
+// run (after a crash or a lost lease) does not redo finished pages; `restoration.progress` is published when a
+// page starts and when it ends. Credits were charged once when the job was created; the user pays only for
+// pages delivered in a downloadable file. A page that does not come out restored is refunded as soon as it
+// fails; a job that ends without a file (failed for good, or its original deleted meanwhile) refunds every
+// page. Each refund is keyed by `refund:<jobId>:<page>`, so no retry or crash can refund a page twice.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { RealtimeEvent } from '@folio/shared';
@@ -21,7 +22,7 @@ import {
   serializeCheckpoint,
   type PageCheckpoint,
 } from './checkpoint.js';
-import type { PageEngine } from './page-engine.js';
+import type { PageDone, PageEngine } from './page-engine.js';
 import type { OriginalFile, RestorationFiles } from './restoration-files.js';
 
 export interface RunnerOptions {
@@ -44,11 +45,26 @@ export class JobAbortedError extends Error {
   override name = 'JobAbortedError';
 }
 
+/** Thrown from a page-start hook to stop the page loop when the user deleted the original meanwhile. */
+class OriginalDeletedError extends Error {
+  override name = 'OriginalDeletedError';
+}
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream)
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
+}
+
+/** Runs the tasks given to it one after another, in the order given; a failed task does not stop the next. */
+function serially(): (task: () => Promise<void>) => Promise<void> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const turn = last.then(task);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
 }
 
 const ORIGINAL_DELETED = 'The original file was deleted.';
@@ -99,77 +115,93 @@ export class RestorationRunner {
       return;
     }
     const totalPages = job.total_pages;
-    const pages: unknown[] = []; // restored pages, null where a page failed
+    // currentPage: the latest page started (the page now being worked on); it never goes back.
     const counters: JobCounters = { current_page: 0, successful_pages: 0, failed_pages: 0 };
-    for (let index = 0; index < totalPages; index += 1) {
+    // Hooks of pages running at the same time write the job row and publish one after another, in order.
+    const inTurn = serially();
+    let outcomes: PageCheckpoint[];
+    try {
+      outcomes = await document.restorePages({
+        signal,
+        checkpoint: {
+          load: (index) => this.loadCheckpoint(job.id, index),
+          save: (index, outcome) =>
+            this.deps.storage.put(pageCheckpointKey(job.id, index), serializeCheckpoint(outcome)),
+        },
+        onPageStart: (index) =>
+          inTurn(async () => {
+            if (drain?.aborted)
+              throw new JobAbortedError(`job ${jobId} handed back: this worker is shutting down`);
+            if (await this.originalDeleted(job)) throw new OriginalDeletedError();
+            await this.pageStarted(job, counters, index);
+          }),
+        onPageDone: (page) => inTurn(() => this.pageDone(job, counters, page)),
+      });
+    } catch (error) {
+      // Stopped because the job was taken away: the pages not saved yet are done again by the next run.
       if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
-      if (drain?.aborted) throw new JobAbortedError(`job ${jobId} handed back: this worker is shutting down`);
-      if (await this.originalDeleted(job)) {
+      if (error instanceof OriginalDeletedError) {
         await this.fail(job, ORIGINAL_DELETED);
         return;
       }
-      const outcome = await this.restorePage(job, index, signal, () => document.restorePage(index, signal));
-      if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
-      pages.push(outcome.ok ? outcome.page : null);
-      counters.current_page = index + 1;
-      if (outcome.ok) counters.successful_pages += 1;
-      else counters.failed_pages += 1;
-      const balance = await withTransaction(db, async (trx) => {
-        if (!outcome.ok) await this.refundPage(trx, job, index);
-        await this.jobs.saveCounters(trx, job.id, counters, this.now().toISOString());
-        return this.deps.credits.balance(trx, job.user_id);
-      });
-      await this.publish(job.user_id, {
-        type: 'restoration.progress',
-        original_file_id: job.original_file_id,
-        fileId: job.original_file_id,
-        jobId: job.id,
-        currentPage: counters.current_page,
-        totalPages,
-        successfulPages: counters.successful_pages,
-        failedPages: counters.failed_pages,
-        credits_remaining: balance,
-      });
+      throw error;
     }
 
     if (counters.successful_pages === 0) {
       await this.fail(job, 'No page could be restored.');
       return;
     }
+    const pages = outcomes.map((outcome) => (outcome.ok ? outcome.page : null));
     await this.complete(job, original, document.assemble(pages), counters, totalPages);
   }
 
-  /** The stored outcome of a page, or a fresh run of it whose outcome is stored before it counts. */
-  private async restorePage(
+  private async pageStarted(job: JobRow, counters: JobCounters, index: number): Promise<void> {
+    const { db } = this.deps;
+    counters.current_page = Math.max(counters.current_page, index + 1);
+    await this.jobs.saveCounters(db, job.id, counters, this.now().toISOString());
+    this.deps.log?.info({ jobId: job.id, page: index + 1 }, 'page started');
+    await this.publishProgress(job, counters, await this.deps.credits.balance(db, job.user_id));
+  }
+
+  /** Counts a page (saved in its checkpoint already), refunds it when it failed, and reports it. */
+  private async pageDone(
     job: JobRow,
-    index: number,
-    signal: AbortSignal,
-    restore: () => Promise<unknown>,
-  ): Promise<PageCheckpoint> {
-    const key = pageCheckpointKey(job.id, index);
-    if (await this.deps.storage.exists(key)) {
-      const stored = deserializeCheckpoint(await readAll(await this.deps.storage.get(key))) as PageCheckpoint;
-      this.deps.log?.info(
-        { jobId: job.id, page: index + 1, ok: stored.ok, fromCheckpoint: true },
-        'page done',
-      );
-      return stored;
-    }
-    let outcome: PageCheckpoint;
-    try {
-      outcome = { ok: true, page: await restore() };
-    } catch (error) {
-      // Stopped because the job was taken away: the page did not fail, the next run does it again.
-      if (signal.aborted) throw new JobAbortedError(`job ${job.id} was taken away from this worker`);
-      this.deps.log?.warn({ err: error, jobId: job.id, page: index + 1 }, 'page restoration failed');
-      outcome = { ok: false, error: message(error) };
-    }
-    await this.deps.storage.put(key, serializeCheckpoint(outcome));
-    this.deps.log?.info(
-      { jobId: job.id, page: index + 1, ok: outcome.ok, fromCheckpoint: false },
-      'page done',
-    );
-    return outcome;
+    counters: JobCounters,
+    { index, outcome, ms, fromCheckpoint }: PageDone,
+  ): Promise<void> {
+    const page = index + 1;
+    if (!outcome.ok && !fromCheckpoint)
+      this.deps.log?.warn({ jobId: job.id, page, error: outcome.error }, 'page restoration failed');
+    this.deps.log?.info({ jobId: job.id, page, ok: outcome.ok, fromCheckpoint, ms }, 'page done');
+    counters.current_page = Math.max(counters.current_page, page);
+    if (outcome.ok) counters.successful_pages += 1;
+    else counters.failed_pages += 1;
+    const balance = await withTransaction(this.deps.db, async (trx) => {
+      if (!outcome.ok) await this.refundPage(trx, job, index);
+      await this.jobs.saveCounters(trx, job.id, counters, this.now().toISOString());
+      return this.deps.credits.balance(trx, job.user_id);
+    });
+    await this.publishProgress(job, counters, balance);
+  }
+
+  private async loadCheckpoint(jobId: string, index: number): Promise<PageCheckpoint | undefined> {
+    const key = pageCheckpointKey(jobId, index);
+    if (!(await this.deps.storage.exists(key))) return undefined;
+    return deserializeCheckpoint(await readAll(await this.deps.storage.get(key))) as PageCheckpoint;
+  }
+
+  private async publishProgress(job: JobRow, counters: JobCounters, balance: number): Promise<void> {
+    await this.publish(job.user_id, {
+      type: 'restoration.progress',
+      original_file_id: job.original_file_id,
+      fileId: job.original_file_id,
+      jobId: job.id,
+      currentPage: counters.current_page,
+      totalPages: job.total_pages,
+      successfulPages: counters.successful_pages,
+      failedPages: counters.failed_pages,
+      credits_remaining: balance,
+    });
   }
 
   private async refundPage(trx: Trx, job: JobRow, index: number): Promise<void> {

@@ -1,6 +1,7 @@
 // The job machinery of one process on a fresh test database: real storage, ledger, event bus, files and
 // engine. `engine` wraps the real engine so tests can count page runs or make chosen pages fail.
 import path from 'node:path';
+import { restorePage } from '@folio/engine';
 import type { RealtimeEvent } from '@folio/shared';
 import { CreditsService } from '../../src/credits/credits.service.js';
 import { DatabaseJobQueue } from '../../src/jobs/database-queue.js';
@@ -22,19 +23,15 @@ export class PageFailure extends Error {
 export class RecordingEngine implements PageEngine {
   readonly restoredPages: number[] = [];
   failPages = new Set<number>();
-  private readonly real = new FolioPageEngine(60_000);
+  private readonly real = new FolioPageEngine(60_000, (doc, index, opts) => {
+    this.restoredPages.push(index);
+    if (this.failPages.has(index))
+      return Promise.reject(new PageFailure(`page ${index + 1} failed on purpose`));
+    return restorePage(doc, index, opts);
+  });
 
-  async open(bytes: Buffer): Promise<EngineDocument> {
-    const doc = await this.real.open(bytes);
-    return {
-      pageCount: doc.pageCount,
-      restorePage: async (index, signal) => {
-        this.restoredPages.push(index);
-        if (this.failPages.has(index)) throw new PageFailure(`page ${index + 1} failed on purpose`);
-        return doc.restorePage(index, signal);
-      },
-      assemble: (pages) => doc.assemble(pages),
-    };
+  open(bytes: Buffer): Promise<EngineDocument> {
+    return this.real.open(bytes);
   }
 }
 

@@ -66,14 +66,24 @@ function eventsOf<T extends RealtimeEvent['type']>(type: T): Extract<RealtimeEve
 
 const never = new AbortController().signal;
 
-/** Runs the job and takes it away from the runner as soon as its first page is reported. */
-async function runUntilFirstProgress(
+/** Pages (0-based) whose outcome is checkpointed in storage under the job. */
+async function checkpointedPages(jobId: string, pageCount: number): Promise<number[]> {
+  const pages: number[] = [];
+  for (let index = 0; index < pageCount; index += 1)
+    if (await h.storage.exists(pageCheckpointKey(jobId, index))) pages.push(index);
+  return pages;
+}
+
+/** Runs the job and takes it away from the runner as soon as its first page is reported done. */
+async function runUntilFirstPageDone(
   userId: string,
   jobId: string,
   runner: RestorationRunner,
 ): Promise<void> {
   const lost = new AbortController();
-  const unsubscribe = h.eventBus.subscribe(userId, () => lost.abort());
+  const unsubscribe = h.eventBus.subscribe(userId, (event) => {
+    if (event.type === 'restoration.progress' && event.successfulPages + event.failedPages > 0) lost.abort();
+  });
   try {
     await runner.run(jobId, lost.signal);
   } finally {
@@ -82,7 +92,7 @@ async function runUntilFirstProgress(
 }
 
 describe('RestorationRunner', () => {
-  it('restores a page, publishes progress then completed, and creates the restored file', async () => {
+  it('restores a page, publishes progress at its start and end then completed, and creates the restored file', async () => {
     const db = h.database.db;
     const userId = await newUser(5);
     const fileId = await addOriginal(db, h.storage, userId, png(crop, 'scan.png'));
@@ -91,18 +101,18 @@ describe('RestorationRunner', () => {
     await h.runner().run(jobId, never);
 
     expect(h.events.every((e) => e.userId === userId)).toBe(true);
+    const progress = {
+      type: 'restoration.progress',
+      original_file_id: fileId,
+      fileId,
+      jobId,
+      currentPage: 1,
+      totalPages: 1,
+      credits_remaining: 4,
+    };
     expect(eventsOf('restoration.progress')).toEqual([
-      {
-        type: 'restoration.progress',
-        original_file_id: fileId,
-        fileId,
-        jobId,
-        currentPage: 1,
-        totalPages: 1,
-        successfulPages: 1,
-        failedPages: 0,
-        credits_remaining: 4,
-      },
+      { ...progress, successfulPages: 0, failedPages: 0 },
+      { ...progress, successfulPages: 1, failedPages: 0 },
     ]);
     const [completed] = eventsOf('restoration.completed');
     expect(completed).toMatchObject({
@@ -123,7 +133,11 @@ describe('RestorationRunner', () => {
       days_remaining: 30,
       file_type: 'png',
     });
-    expect(h.events.map((e) => e.event.type)).toEqual(['restoration.progress', 'restoration.completed']);
+    expect(h.events.map((e) => e.event.type)).toEqual([
+      'restoration.progress',
+      'restoration.progress',
+      'restoration.completed',
+    ]);
 
     const files = new FileRepository(db);
     const restored = await files.findLive(userId, completed?.file.id ?? '');
@@ -145,11 +159,14 @@ describe('RestorationRunner', () => {
 
     await h.runner().run(jobId, never);
 
+    // Both pages start at once (two engine threads); page 2 fails at once and is refunded, page 1 ends later.
     const progress = eventsOf('restoration.progress');
     expect(
       progress.map((p) => [p.currentPage, p.successfulPages, p.failedPages, p.credits_remaining]),
     ).toEqual([
-      [1, 1, 0, 3],
+      [1, 0, 0, 3],
+      [2, 0, 0, 3],
+      [2, 0, 1, 4],
       [2, 1, 1, 4],
     ]);
     const [completed] = eventsOf('restoration.completed');
@@ -187,14 +204,16 @@ describe('RestorationRunner', () => {
     const fileId = await addOriginal(db, h.storage, userId, tiff(twoPages, 2));
     const { jobId } = await h.service.start(userId, fileId);
 
-    // First run: the worker loses the job right after page 1 is checkpointed.
-    await expect(runUntilFirstProgress(userId, jobId, h.runner())).rejects.toBeInstanceOf(JobAbortedError);
-    expect(h.engine.restoredPages).toEqual([0]);
+    // First run: both pages start; the worker loses the job right after the first one is checkpointed.
+    await expect(runUntilFirstPageDone(userId, jobId, h.runner())).rejects.toBeInstanceOf(JobAbortedError);
+    expect(h.engine.restoredPages).toEqual([0, 1]);
     expect((await h.jobs.find(db, jobId))?.status).toBe('running');
+    const saved = await checkpointedPages(jobId, 2);
+    expect(saved.length).toBeGreaterThanOrEqual(1);
 
     h.engine.restoredPages.length = 0;
     await h.runner().run(jobId, never);
-    expect(h.engine.restoredPages).toEqual([1]);
+    expect(h.engine.restoredPages).toEqual([0, 1].filter((index) => !saved.includes(index)));
     expect(eventsOf('restoration.completed')).toHaveLength(1);
     const ledger = await ledgerOf(db, userId);
     expect(ledger.filter((row) => row.reason === 'restoration').map((row) => row.delta)).toEqual([-2]);
@@ -208,7 +227,9 @@ describe('RestorationRunner', () => {
     const userId = await newUser(2);
     const fileId = await addOriginal(db, h.storage, userId, tiff(twoPages, 2));
     const { jobId } = await h.service.start(userId, fileId);
-    await expect(runUntilFirstProgress(userId, jobId, h.runner(1))).rejects.toBeInstanceOf(JobAbortedError);
+    await expect(runUntilFirstPageDone(userId, jobId, h.runner(1))).rejects.toBeInstanceOf(JobAbortedError);
+    const saved = await checkpointedPages(jobId, 2);
+    expect(saved.length).toBeGreaterThanOrEqual(1);
 
     h.engine.restoredPages.length = 0;
     await h.runner(1).run(jobId, never);

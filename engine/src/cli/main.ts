@@ -37,9 +37,10 @@ async function main(): Promise<number> {
     const result = await restore(await readFile(input), {
       mode,
       ...(keepTempDir ? { keepTempDir } : {}),
+      onPageStart: (index) => console.error(`page ${index + 1} started`),
       onProgress: (p) =>
         console.error(
-          `page ${p.currentPage}/${p.totalPages} (${p.successfulPages} restored, ${p.failedPages} failed)`,
+          `${p.currentPage}/${p.totalPages} pages done (${p.successfulPages} restored, ${p.failedPages} failed)`,
         ),
     });
     await writeFile(values.output, result.bytes);

@@ -6,8 +6,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { EngineInputError } from '../errors.js';
 import type { PdfDescription } from '../io/pdf.js';
+import type { Doc } from '../io/decode.js';
+import type { AssembledOutput } from './assemble.js';
 import type { RestoredPage } from './page.js';
-import type { PageTask, PdfTaskResult } from './worker.js';
+import type { AssembleTask, PageTask, PdfTaskResult } from './worker.js';
 
 const here = fileURLToPath(import.meta.url);
 // Under tsx, vitest or the backend's dev server this file is TypeScript, and so is the worker: the worker
@@ -27,17 +29,34 @@ export function defaultThreads(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
 }
 
-let pool: Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult> | undefined;
+type Task = PageTask | AssembleTask | Uint8Array;
+type TaskResult = RestoredPage | PdfTaskResult | AssembledOutput;
 
-function enginePool(): Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult> {
-  pool ??= new Piscina<PageTask | Uint8Array, RestoredPage | PdfTaskResult>({
+let pool: Piscina<Task, TaskResult> | undefined;
+let keepWarm = false;
+
+function enginePool(): Piscina<Task, TaskResult> {
+  pool ??= new Piscina<Task, TaskResult>({
     filename: pathToFileURL(workerFile).href,
     execArgv: workerExecArgv(),
-    minThreads: 0,
+    minThreads: keepWarm ? defaultThreads() : 0,
     maxThreads: defaultThreads(),
     idleTimeout: 60_000,
   });
   return pool;
+}
+
+/**
+ * Starts the worker threads now and keeps them for the life of the process (a job worker calls this at start):
+ * a job's first page then starts at once, without loading the engine's modules into a fresh thread first.
+ */
+export function warmEnginePool(): void {
+  if (keepWarm) return;
+  keepWarm = true;
+  const cold = pool;
+  pool = undefined;
+  if (cold) void cold.close();
+  enginePool();
 }
 
 /** Restores one page in a worker thread. */
@@ -55,6 +74,19 @@ export async function describePdfInPool(bytes: Uint8Array): Promise<PdfDescripti
   return result.description;
 }
 
+/** Builds the output file in a worker thread, so a long PDF assembly never holds the caller's event loop. */
+export async function assembleInPool(
+  doc: Doc,
+  pages: (RestoredPage | null)[],
+  signal?: AbortSignal,
+): Promise<AssembledOutput> {
+  const task: AssembleTask = { doc, pages };
+  return (await enginePool().run(task, {
+    name: 'assembleTask',
+    ...(signal ? { signal } : {}),
+  })) as AssembledOutput;
+}
+
 export function poolThreads(): number {
   return pool?.options.maxThreads ?? defaultThreads();
 }
@@ -63,5 +95,6 @@ export function poolThreads(): number {
 export async function closeEnginePool(): Promise<void> {
   const p = pool;
   pool = undefined;
+  keepWarm = false;
   if (p) await p.destroy();
 }

@@ -1,14 +1,13 @@
-// The page-level API and the whole-document convenience around it. Pages run in the worker pool, each with
-// a time limit; a page that fails keeps its original and never fails the document.
-import sharp from 'sharp';
+// The page-level API and the one page loop every caller uses (`restoreDocument`: the CLI, the benchmarks and
+// the backend's job runner), with `restore` as the whole-file convenience around it. Pages run in the worker
+// pool, each with a time limit; a page that fails keeps its original and never fails the document.
 import type { RestoreMode } from '../analysis/plan.js';
 import { PageTimeoutError } from '../errors.js';
 import { loadDocument as readDocument, type Doc } from '../io/decode.js';
-import { buildPdf } from '../io/encode.js';
-import { EXTENSION_BY_FORMAT, MIME_BY_FORMAT } from '../io/sniff.js';
 import type { StepCall } from '../steps/registry.js';
+import type { AssembledOutput } from './assemble.js';
 import type { PageOptions, RestoredPage } from './page.js';
-import { describePdfInPool, poolThreads, runPageTask } from './pool.js';
+import { assembleInPool, describePdfInPool, poolThreads, runPageTask } from './pool.js';
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 120_000;
 
@@ -22,9 +21,19 @@ export interface RestorePageOptions extends PageOptions {
 
 export type { Doc };
 
-/** Reads what the pages of a file are; a PDF's page count and sizes are read in a worker thread. */
+/**
+ * Reads what the pages of a file are; a PDF's page count and sizes are read in a worker thread. The bytes are
+ * copied once into shared memory, so handing the document to a worker thread for each page copies nothing.
+ */
 export function loadDocument(bytes: Uint8Array): Promise<Doc> {
-  return readDocument(bytes, describePdfInPool);
+  return readDocument(sharedCopy(bytes), describePdfInPool);
+}
+
+function sharedCopy(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  shared.set(bytes);
+  return shared;
 }
 
 export async function restorePage(
@@ -43,45 +52,15 @@ export async function restorePage(
   }
 }
 
-export interface AssembledOutput {
-  bytes: Uint8Array;
-  mime: string;
-  extension: string;
-}
+export type { AssembledOutput };
 
-/** The output file: a restored PDF for PDF input, the same image format otherwise. Null pages stay original. */
-export async function assembleOutput(doc: Doc, pages: (RestoredPage | null)[]): Promise<AssembledOutput> {
-  if (pages.length !== doc.pageCount)
-    throw new RangeError(`Expected ${doc.pageCount} pages, got ${pages.length}.`);
-  if (doc.format === 'pdf') {
-    const bytes = await buildPdf(
-      pages.map((p, i) =>
-        p === null
-          ? null
-          : {
-              widthPt: doc.pageSizes[i]!.width,
-              heightPt: doc.pageSizes[i]!.height,
-              image: { bytes: p.bytes, mime: p.mime, width: p.width, height: p.height },
-              words: p.words,
-            },
-      ),
-      doc.bytes,
-    );
-    return { bytes, mime: MIME_BY_FORMAT.pdf, extension: EXTENSION_BY_FORMAT.pdf };
-  }
-  const mime = MIME_BY_FORMAT[doc.format];
-  const extension = EXTENSION_BY_FORMAT[doc.format];
-  if (doc.pageCount === 1) return { bytes: pages[0]?.bytes ?? doc.bytes, mime, extension };
-  // Multi-page TIFF: restored pages and untouched originals joined again, in order.
-  const frames = await Promise.all(
-    pages.map((p, i) => (p ? sharp(p.bytes).toBuffer() : sharp(doc.bytes, { page: i }).rotate().toBuffer())),
-  );
-  const dpi = pages.find((p) => p !== null)?.dpi ?? doc.pageSizes[0]?.dpi ?? 150;
-  const out = await sharp(frames, { join: { animated: true } })
-    .withMetadata({ density: dpi })
-    .tiff({ compression: 'lzw' })
-    .toBuffer();
-  return { bytes: new Uint8Array(out.buffer, out.byteOffset, out.length), mime, extension };
+/** The output file, built in a worker thread: a restored PDF for PDF input, the same image format otherwise. */
+export function assembleOutput(
+  doc: Doc,
+  pages: (RestoredPage | null)[],
+  signal?: AbortSignal,
+): Promise<AssembledOutput> {
+  return assembleInPool(doc, pages, signal);
 }
 
 export interface RestoreProgress {
@@ -91,14 +70,12 @@ export interface RestoreProgress {
   failedPages: number;
 }
 
-export interface RestoreOptions {
+export interface RestoreOptions extends Omit<RestoreDocumentOptions, 'checkpoint' | 'onPageDone'> {
   mode?: RestoreMode;
+  /** After each page: how many are done (`currentPage`), restored and failed. */
   onProgress?: (progress: RestoreProgress) => void;
-  pageTimeoutMs?: number;
-  signal?: AbortSignal;
   keepTempDir?: string;
   steps?: StepCall[];
-  stepModules?: string[];
   /** PDF text layer (OCR of each restored page); on by default for PDF input. */
   ocr?: boolean;
 }
@@ -117,62 +94,145 @@ export interface RestoreResult extends AssembledOutput {
   pages: PageReport[];
 }
 
-export async function restore(bytes: Uint8Array, opts: RestoreOptions = {}): Promise<RestoreResult> {
-  const doc = await loadDocument(bytes);
-  const results: (RestoredPage | null)[] = new Array<RestoredPage | null>(doc.pageCount).fill(null);
-  const reports: PageReport[] = [];
-  let done = 0;
-  let ok = 0;
-  let failed = 0;
+/** Outcome of one page: the restored page, or why it failed (the output keeps the original page there). */
+export type PageOutcome = { ok: true; page: RestoredPage } | { ok: false; error: string };
+
+/** Where a caller keeps finished pages, so a run that was stopped resumes without redoing them. */
+export interface PageCheckpoints {
+  /** The outcome an earlier run stored for this page, if any. */
+  load(index: number): Promise<PageOutcome | undefined>;
+  /** Stores a page's outcome; called before the page is reported done. */
+  save(index: number, outcome: PageOutcome): Promise<void>;
+}
+
+export interface PageDone {
+  index: number;
+  outcome: PageOutcome;
+  /** Wall time of the page in this run, from its start to its end; 0 when it came from a checkpoint. */
+  ms: number;
+  fromCheckpoint: boolean;
+}
+
+export interface RestoreDocumentOptions extends PageOptions {
+  pageTimeoutMs?: number;
+  signal?: AbortSignal;
+  stepModules?: string[];
+  checkpoint?: PageCheckpoints;
+  /** Called (and awaited) when a page starts, before its work is handed to a worker thread. */
+  onPageStart?: (index: number) => void | Promise<void>;
+  /** Called (and awaited) when a page is done, after its checkpoint was saved; also for checkpointed pages. */
+  onPageDone?: (page: PageDone) => void | Promise<void>;
+  /** Runs one page (default: `restorePage` in the pool); tests wrap it to record or fail chosen pages. */
+  runPage?: (doc: Doc, index: number, opts: RestorePageOptions) => Promise<RestoredPage>;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Restores every page of a document not already in `checkpoint`: as many pages at a time as the pool has
+ * threads (so each page's time limit starts when it really starts, and memory stays flat), in page order.
+ * Resolves with every page's outcome; rejects only when `signal` aborts or a hook throws, after the pages in
+ * flight have stopped.
+ */
+export async function restoreDocument(doc: Doc, opts: RestoreDocumentOptions = {}): Promise<PageOutcome[]> {
+  const {
+    pageTimeoutMs,
+    signal: outer,
+    checkpoint,
+    onPageStart,
+    onPageDone,
+    runPage = restorePage,
+    ...rest
+  } = opts;
+  const outcomes: PageOutcome[] = [];
+  const todo: number[] = [];
+  for (let index = 0; index < doc.pageCount; index++) {
+    const stored = await checkpoint?.load(index);
+    if (!stored) {
+      todo.push(index);
+      continue;
+    }
+    outcomes[index] = stored;
+    await onPageDone?.({ index, outcome: stored, ms: 0, fromCheckpoint: true });
+  }
+  // A hook that throws stops the other pages too; the first error is the one reported.
+  const stop = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
   const pageOpts: RestorePageOptions = {
-    ...(opts.mode ? { mode: opts.mode } : {}),
-    ...(opts.keepTempDir ? { keepTempDir: opts.keepTempDir } : {}),
-    ...(opts.steps ? { steps: opts.steps } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(opts.stepModules ? { stepModules: opts.stepModules } : {}),
-    ...(opts.ocr !== undefined ? { ocr: opts.ocr } : {}),
-    timeoutMs: opts.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
+    ...rest,
+    signal,
+    timeoutMs: pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
   };
   let next = 0;
-  // As many pages in flight as there are threads, so each page's time limit starts when it really starts.
-  const runOne = async (): Promise<void> => {
-    while (next < doc.pageCount) {
-      opts.signal?.throwIfAborted();
-      const index = next++;
+  let firstError: Error | undefined;
+  const lane = async (): Promise<void> => {
+    while (next < todo.length) {
+      signal.throwIfAborted();
+      const index = todo[next++]!;
+      await onPageStart?.(index);
       const started = performance.now();
+      let outcome: PageOutcome;
       try {
-        const page = await restorePage(doc, index, pageOpts);
-        results[index] = page;
+        outcome = { ok: true, page: await runPage(doc, index, pageOpts) };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        outcome = { ok: false, error: errorMessage(error) };
+      }
+      const ms = Math.round(performance.now() - started);
+      await checkpoint?.save(index, outcome);
+      outcomes[index] = outcome;
+      await onPageDone?.({ index, outcome, ms, fromCheckpoint: false });
+    }
+  };
+  const lanes = Array.from({ length: Math.min(poolThreads(), todo.length) }, async () => {
+    try {
+      await lane();
+    } catch (error) {
+      const reason: unknown = outer?.aborted ? outer.reason : error;
+      firstError ??= reason instanceof Error ? reason : new Error(String(reason));
+      stop.abort(error);
+    }
+  });
+  await Promise.all(lanes);
+  if (firstError !== undefined) throw firstError;
+  return outcomes;
+}
+
+export async function restore(bytes: Uint8Array, opts: RestoreOptions = {}): Promise<RestoreResult> {
+  const { onProgress, ...pageOpts } = opts;
+  const doc = await loadDocument(bytes);
+  const reports: PageReport[] = [];
+  let ok = 0;
+  let failed = 0;
+  const outcomes = await restoreDocument(doc, {
+    ...pageOpts,
+    onPageDone: ({ index, outcome, ms }) => {
+      if (outcome.ok) {
+        const { kind, steps, fallback } = outcome.page;
         reports.push({
           index,
           ok: true,
-          kind: page.kind,
-          steps: page.steps,
-          ...(page.fallback ? { fallback: page.fallback } : {}),
-          ms: page.ms,
+          kind,
+          steps,
+          ...(fallback ? { fallback } : {}),
+          ms: outcome.page.ms,
         });
         ok++;
-      } catch (error) {
-        if (opts.signal?.aborted) throw error;
-        reports.push({
-          index,
-          ok: false,
-          error: error instanceof Error ? error.message : String(error),
-          steps: [],
-          ms: Math.round(performance.now() - started),
-        });
+      } else {
+        reports.push({ index, ok: false, error: outcome.error, steps: [], ms });
         failed++;
       }
-      done++;
-      opts.onProgress?.({
-        currentPage: done,
+      onProgress?.({
+        currentPage: ok + failed,
         totalPages: doc.pageCount,
         successfulPages: ok,
         failedPages: failed,
       });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(poolThreads(), doc.pageCount) }, runOne));
-  const output = await assembleOutput(doc, results);
+    },
+  });
+  const pages = outcomes.map((outcome) => (outcome.ok ? outcome.page : null));
+  const output = await assembleOutput(doc, pages, opts.signal);
   return { ...output, pages: reports.sort((a, b) => a.index - b.index) };
 }

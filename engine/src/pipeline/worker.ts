@@ -1,11 +1,13 @@
-// Piscina worker: restores one page per task (the default export), and reads a PDF's page count and sizes
-// (describePdfTask). The step registry, OCR, models and pdfjs load once per thread.
+// Piscina worker: restores one page per task (the default export), reads a PDF's page count and sizes
+// (describePdfTask) and assembles the output file (assembleTask). The step registry, OCR, models and pdfjs load
+// once per thread.
 import { pathToFileURL } from 'node:url';
 import { EngineInputError } from '../errors.js';
 import type { Doc } from '../io/decode.js';
 import { describePdf, type PdfDescription } from '../io/pdf.js';
 import { createDefaultRegistry } from '../steps/index.js';
 import type { Step } from '../steps/registry.js';
+import { assembleInThread, type AssembledOutput } from './assemble.js';
 import { restorePageInThread, type PageOptions, type RestoredPage } from './page.js';
 import { threadServices } from './thread-services.js';
 
@@ -47,4 +49,13 @@ export async function describePdfTask(bytes: Uint8Array): Promise<PdfTaskResult>
     if (error instanceof EngineInputError) return { ok: false, code: error.code, message: error.message };
     throw error;
   }
+}
+
+export interface AssembleTask {
+  doc: Doc;
+  pages: (RestoredPage | null)[];
+}
+
+export async function assembleTask(task: AssembleTask): Promise<AssembledOutput> {
+  return assembleInThread(task.doc, task.pages);
 }
