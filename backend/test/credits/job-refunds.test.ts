@@ -126,7 +126,8 @@ describe('job refunds', () => {
   it('a job whose attempts run out after restoring pages refunds every page, restored ones included', async () => {
     const { userId, fileId, jobId } = await startedJob();
     h.engine.failPages = new Set([1]); // page 2 fails and is refunded at once
-    // The worker is lost after page 3 (pages 1 and 3 restored, 2 failed), and the job has no attempt left.
+    // The worker is lost once page 3 starts (pages run two at a time, so which of pages 1 and 2 are done by
+    // then varies), and the job has no attempt left.
     const lost = new AbortController();
     const restore = afterProgressOf(3, () => Promise.resolve(lost.abort()));
     try {
@@ -134,11 +135,11 @@ describe('job refunds', () => {
     } finally {
       restore();
     }
-    expect(await balanceOf(h.database.db, userId)).toBe(STARTING_CREDITS - 3);
+    expect(await balanceOf(h.database.db, userId)).toBeLessThanOrEqual(STARTING_CREDITS - 3);
 
     await h.runner(1).run(jobId, never);
     const job = await h.jobs.find(h.database.db, jobId);
-    expect(job).toMatchObject({ status: 'failed', restored_file_id: null, successful_pages: 2 });
+    expect(job).toMatchObject({ status: 'failed', restored_file_id: null });
     expect(await restoredFilesOf(jobId)).toEqual([]);
     const failed = h.events.map((e) => e.event).find((event) => event.type === 'restoration.failed');
     expect(failed).toMatchObject({ jobId, credits_remaining: STARTING_CREDITS });
@@ -223,7 +224,8 @@ describe('job refunds through the API', () => {
       const statuses: number[] = [];
       bus.publish = async (userId: string, event: RealtimeEvent) => {
         await publish(userId, event);
-        if (event.type !== 'restoration.progress' || event.currentPage !== 2) return;
+        // Progress comes at each page's start and end: delete once, the first time page 2 is reported.
+        if (event.type !== 'restoration.progress' || event.currentPage !== 2 || statuses.length > 0) return;
         const response = await app.inject({
           method: 'DELETE',
           url: `/api/v1/files/file/${fileId}`,
@@ -238,8 +240,9 @@ describe('job refunds through the API', () => {
       expect(job).toMatchObject({
         status: 'failed',
         error: 'The original file was deleted.',
-        successful_pages: 2, // the job stopped after the page during which the original was deleted
       });
+      // The job stopped before its last pages: the pages running when the original went were its last.
+      expect(job?.successful_pages).toBeLessThan(4);
       const ledger = await ledgerOf(db, user.userId);
       expect(ledger.filter((row) => row.reason === 'refund')).toHaveLength(4);
       expect(await balanceOf(db, user.userId)).toBe(STARTING_CREDITS);
