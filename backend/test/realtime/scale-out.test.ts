@@ -121,15 +121,22 @@ describe('two API nodes, one worker, Redis', () => {
       );
     for (const events of [await completedOn(onA), await completedOn(onB)]) {
       const restoration = events.filter((e) => e.type.startsWith('restoration.'));
-      expect(restoration.map((e) => e.type)).toEqual(['restoration.progress', 'restoration.completed']);
+      // Progress when the page starts (nothing done yet) and when it ends, then the completion.
+      expect(restoration.map((e) => e.type)).toEqual([
+        'restoration.progress',
+        'restoration.progress',
+        'restoration.completed',
+      ]);
       expect(restoration[0]).toMatchObject({
         jobId: data.job_id,
         fileId,
         currentPage: 1,
         totalPages: 1,
+        successfulPages: 0,
         credits_remaining: 9,
       });
-      expect(restoration[1]).toMatchObject({
+      expect(restoration[1]).toMatchObject({ jobId: data.job_id, currentPage: 1, successfulPages: 1 });
+      expect(restoration[2]).toMatchObject({
         jobId: data.job_id,
         original_file_id: fileId,
         credits_remaining: 9,
