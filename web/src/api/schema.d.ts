@@ -147,7 +147,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's original and restored files, newest first */
+        /** The signed-in user's files, newest first: all of them, or with limit one page (search, filter, sort) */
         get: operations["listFiles"];
         put?: never;
         post?: never;
@@ -645,6 +645,8 @@ export interface operations {
                             updated_at: string;
                             original_file_id: string | null;
                             job_id: string | null;
+                            /** @description Originals, in the list: a restored version of it exists */
+                            has_restored?: boolean;
                         };
                     };
                 };
@@ -744,6 +746,8 @@ export interface operations {
                             updated_at: string;
                             original_file_id: string | null;
                             job_id: string | null;
+                            /** @description Originals, in the list: a restored version of it exists */
+                            has_restored?: boolean;
                         }[];
                         rejected: {
                             filename: string;
@@ -811,7 +815,19 @@ export interface operations {
     };
     listFiles: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; adds total */
+                limit?: number;
+                /** @description Files to skip (with limit) */
+                offset?: number;
+                /** @description Part of the name, any case */
+                q?: string;
+                type?: "original" | "restored";
+                status?: "uploaded" | "processing" | "processed" | "error";
+                format?: "pdf" | "image";
+                sort?: "created" | "name" | "size" | "days_left";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -845,12 +861,27 @@ export interface operations {
                             updated_at: string;
                             original_file_id: string | null;
                             job_id: string | null;
+                            /** @description Originals, in the list: a restored version of it exists */
+                            has_restored?: boolean;
                         }[];
+                        /** @description With limit: how many files match the query (every page together) */
+                        total?: number;
                     };
                 };
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

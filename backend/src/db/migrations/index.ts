@@ -5,10 +5,12 @@ import { usersCredits } from './001_users_credits.js';
 import { files } from './002_files.js';
 import { jobs } from './003_jobs.js';
 import { billing } from './004_billing.js';
+import { filesListIndexes } from './005_files_list_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '001_users_credits': usersCredits,
   '002_files': files,
   '003_jobs': jobs,
   '004_billing': billing,
+  '005_files_list_indexes': filesListIndexes,
 };
