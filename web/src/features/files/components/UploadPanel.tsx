@@ -1,7 +1,7 @@
 // Upload panel (spec §2 "Upload panel", §4 upload states, §5 validation): collapsible card, drop zone and
 // picker, single-file preview or a per-file list, XHR upload with real progress, retry and Try Again.
 import { MAX_UPLOAD_MB_DEFAULT, UPLOAD_EXTENSIONS } from '@folio/shared';
-import { useCallback, useId, useReducer, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useId, useReducer, useRef, useState, type DragEvent } from 'react';
 import { focusRing, primaryButton, secondaryButton } from '../../../components/ui/styles.js';
 import { MAX_BATCH_FILES, uploadBatch, uploadFile } from '../api/upload-xhr.js';
 import { formatSize } from '../logic/format.js';
@@ -79,6 +79,18 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
     },
     [uploading],
   );
+
+  // A file dropped anywhere on the dashboard (the collapsed card included) opens the panel and is taken. The
+  // drop zone's own handler runs first and marks its drops handled (defaultPrevented).
+  useEffect(() => {
+    const take = (event: globalThis.DragEvent) => {
+      if (event.defaultPrevented || !event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault();
+      select(event.dataTransfer.files);
+    };
+    document.addEventListener('drop', take);
+    return () => document.removeEventListener('drop', take);
+  }, [select]);
 
   const upload = async () => {
     const files = state.items.filter((i) => i.status !== 'success').map((i) => i.file);
