@@ -158,12 +158,9 @@ function applyRealtime(s: FilesState, event: RealtimeEvent, at: string): FilesSt
       if (!original) return next; // realtimeWarning() reports it
       const existing = s.files.find((f) => f.id === progressId(original.id));
       const placeholder = progressPlaceholder(original, event, existing?.created_at ?? at);
-      const files = upsertTop(next.files, placeholder).map((f) =>
-        f.id === original.id && f.failure ? withoutFailure(f) : f,
-      );
       return {
         ...next,
-        files,
+        files: upsertTop(next.files, placeholder),
         announcement: `Restoring ${original.filename}: page ${event.currentPage} of ${event.totalPages}.`,
       };
     }
@@ -173,7 +170,7 @@ function applyRealtime(s: FilesState, event: RealtimeEvent, at: string): FilesSt
         new Set([progressId(event.original_file_id)]),
       );
       const files = withStatus(next.files, event.original_file_id, 'processed').map((f) =>
-        f.id === event.original_file_id ? { ...f, has_restored: true } : f,
+        f.id === event.original_file_id ? { ...withoutFailure(f), has_restored: true } : f,
       );
       return {
         ...next,
