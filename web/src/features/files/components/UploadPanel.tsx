@@ -92,8 +92,7 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
     return () => document.removeEventListener('drop', take);
   }, [select]);
 
-  const upload = async () => {
-    const files = state.items.filter((i) => i.status !== 'success').map((i) => i.file);
+  const upload = async (files = state.items.filter((i) => i.status !== 'success').map((i) => i.file)) => {
     if (files.length === 0 || uploading) return;
     dispatch({ type: 'start' });
     const onProgress = (percent: number) => dispatch({ type: 'progress', percent });
@@ -280,6 +279,16 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
             {single.status === 'pending' ? (
               <p className="text-sm text-emerald-700 dark:text-emerald-400">{TEXTS.upload.fileReady}</p>
             ) : null}
+            {!uploading ? (
+              <button
+                type="button"
+                className={`min-h-6 text-sm font-medium text-slate-600 hover:text-red-700 dark:text-slate-300 ${focusRing}`}
+                aria-label={`Remove ${single.file.name}`}
+                onClick={() => dispatch({ type: 'remove', name: single.file.name })}
+              >
+                Remove
+              </button>
+            ) : null}
           </div>
         ) : null}
 
@@ -318,7 +327,8 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
                     ) : null}
                   </div>
                   <Badge tone={ITEM_BADGE[item.status].tone}>{ITEM_BADGE[item.status].label}</Badge>
-                  {item.status === 'failed' ? (
+                  {/* While the Upload Error panel offers Try Again, that is the one retry control. */}
+                  {item.status === 'failed' && state.status !== 'failed' ? (
                     <button
                       type="button"
                       className={`text-xs font-medium text-indigo-600 hover:underline ${focusRing}`}
@@ -360,7 +370,12 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
             <button
               type="button"
               className={`${secondaryButton} mt-3`}
-              onClick={() => dispatch({ type: 'tryAgain' })}
+              onClick={() => {
+                // The one retry control: the files that did not make it go up again at once.
+                const again = state.items.filter((i) => i.status !== 'success').map((i) => i.file);
+                dispatch({ type: 'tryAgain' });
+                void upload(again);
+              }}
             >
               {TEXTS.upload.tryAgain}
             </button>
@@ -394,11 +409,13 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
             className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 dark:border-emerald-900 dark:bg-emerald-950/40"
           >
             <p className="font-semibold text-emerald-800 dark:text-emerald-200">{TEXTS.upload.complete}</p>
-            <p className="text-sm text-emerald-700 dark:text-emerald-300">{uploadCompleteText(count)}</p>
+            <p className="text-sm text-emerald-700 dark:text-emerald-300">
+              {uploadCompleteText(state.completedCount)}
+            </p>
           </div>
         ) : null}
 
-        {(state.status === 'idle' || state.status === 'failed') && pendingCount > 0 ? (
+        {state.status === 'idle' && pendingCount > 0 ? (
           <button type="button" className={`${primaryButton} w-full`} onClick={() => void upload()}>
             {uploadButton(pendingCount)}
           </button>
