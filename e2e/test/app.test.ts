@@ -152,7 +152,10 @@ describe('landing page', () => {
     const menu = page.locator('#mobile-menu');
     await expect.poll(() => menu.isVisible()).toBe(true);
     expect(await menu.getByRole('link').allTextContents()).toEqual(['Example', 'Features', 'Pricing']);
-    expect(await menu.getByRole('button', { name: /Switch to dark theme/ }).count()).toBe(1);
+    const menuToggle = menu.getByRole('button', { name: /Switch to dark theme/ });
+    expect(await menuToggle.count()).toBe(1);
+    // Its visible label is its name.
+    expect(await menuToggle.textContent()).toBe('Switch to dark theme');
     expect(await menu.locator('[data-gis-standin]').count()).toBe(1);
     await screenshot(page, 'mobile-menu');
     await menu.getByRole('link', { name: 'Pricing' }).click();

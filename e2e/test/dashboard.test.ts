@@ -212,6 +212,9 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Upload File', exact: true }).click();
     await page.getByText('Upload Complete!').waitFor({ timeout: 60_000 });
     expect(await page.getByText('Your file has been uploaded successfully').isVisible()).toBe(true);
+    // The selection is cleared once the upload is complete.
+    expect(await page.getByTestId('pdf-preview').count()).toBe(0);
+    expect(await page.getByText('File is ready for upload').count()).toBe(0);
     const uploaded = card(page, 'degraded.pdf');
     await uploaded.waitFor();
     expect(await uploaded.getByText('3p').isVisible()).toBe(true);
@@ -225,9 +228,33 @@ describe('dashboard', () => {
       { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: readFileSync(IMAGE_B) },
     ]);
     expect(await page.getByText('All 2 files have been uploaded successfully').isVisible()).toBe(true);
+    expect(await page.getByTestId('upload-list').count()).toBe(0);
     await expect.poll(() => originals(page).count()).toBe(3);
     await expect.poll(() => originals(second).count()).toBe(3);
-    expect(await page.getByTestId('original-files').getByText('3 files').isVisible()).toBe(true);
+    expect(await page.getByTestId('original-files').getByText('3 files', { exact: true }).isVisible()).toBe(
+      true,
+    );
+
+    // Picking again replaces the selection; a single file can be removed; a broken PDF is not called valid.
+    const input = page.getByTestId('file-input');
+    await input.setInputFiles([pdf('one.pdf'), pdf('two.pdf')]);
+    await page.getByText('Selected Files (2)').waitFor();
+    await input.setInputFiles([
+      {
+        name: 'broken.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.7\nthis is not a PDF body\n'),
+      },
+    ]);
+    await page.getByText('File Selected').waitFor();
+    expect(await page.getByText('Selected Files (2)').count()).toBe(0);
+    await page
+      .getByText('This PDF is damaged or locked and cannot be uploaded. Please choose another file.')
+      .waitFor();
+    expect(await page.getByText('The file is still valid for upload').count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove broken.pdf' }).click();
+    await page.getByText('File Selected').waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Upload File', exact: true }).count()).toBe(0);
   });
 
   it('takes a file dropped on the collapsed upload card or anywhere on the dashboard; a drop elsewhere stays', async () => {
@@ -262,9 +289,10 @@ describe('dashboard', () => {
     // Anywhere else on the dashboard (the heading): taken as well.
     expect(await dropOn('h1', 'dropped-on-heading.png')).toBe(true);
     await panel.getByText('dropped-on-heading.png').waitFor();
-    await panel.getByRole('button', { name: 'Upload 2 Files', exact: true }).click();
+    // A new drop replaces the selection, like a new pick.
+    expect(await panel.getByText('dropped-on-card.png').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Upload File', exact: true }).click();
     await page.getByText('Upload Complete!').waitFor({ timeout: 60_000 });
-    await card(page, 'dropped-on-card.png').waitFor();
     await card(page, 'dropped-on-heading.png').waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard');
 
@@ -500,6 +528,15 @@ describe('realtime connection', () => {
 
       await server.stop();
       await page.getByText('Connection lost. Attempting to reconnect...').waitFor({ timeout: 15_000 });
+      // It stays while the connection is down (other notices hide after 5 s).
+      await page.waitForTimeout(6000);
+      expect(await page.getByText('Connection lost. Attempting to reconnect...').isVisible()).toBe(true);
+      // Below the header, never over it.
+      const bannerTop = await page
+        .getByTestId('notification')
+        .evaluate((el) => el.getBoundingClientRect().top);
+      const headerBottom = await page.locator('header').evaluate((el) => el.getBoundingClientRect().bottom);
+      expect(bannerTop).toBeGreaterThanOrEqual(headerBottom);
       server = spawnBackend(port, dataDir);
       await server.ready;
       await page.getByText('Reconnected to server successfully.').waitFor({ timeout: 15_000 });
