@@ -1,8 +1,17 @@
 // Request and response schemas of the files routes (published in the OpenAPI document).
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TInteger, type TString } from '@fastify/type-provider-typebox';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
+/**
+ * `type: [T, 'null']` rather than anyOf: fast-json-stringify writes it directly, where anyOf made it check
+ * every value of every row against the schemas at run time (most of the list's cost).
+ */
+const Nullable = <T extends TString | TInteger>(schema: T) => {
+  const { description } = schema as { description?: string };
+  return Type.Unsafe<Static<T> | null>({
+    type: [schema.type, 'null'],
+    ...(description ? { description } : {}),
+  });
+};
 
 export const FileDtoSchema = Type.Object(
   {

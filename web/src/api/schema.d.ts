@@ -638,7 +638,9 @@ export interface operations {
                             type: "original" | "restored";
                             original_filename: string | null;
                             page_count: number | null;
+                            /** @description Credits to restore it (pages); originals only */
                             credit_cost: number | null;
+                            /** @description Whole days left before deletion; 0 on the last day */
                             days_remaining: number | null;
                             preview_available: boolean;
                             created_at: string;
@@ -739,7 +741,9 @@ export interface operations {
                             type: "original" | "restored";
                             original_filename: string | null;
                             page_count: number | null;
+                            /** @description Credits to restore it (pages); originals only */
                             credit_cost: number | null;
+                            /** @description Whole days left before deletion; 0 on the last day */
                             days_remaining: number | null;
                             preview_available: boolean;
                             created_at: string;
@@ -854,7 +858,9 @@ export interface operations {
                             type: "original" | "restored";
                             original_filename: string | null;
                             page_count: number | null;
+                            /** @description Credits to restore it (pages); originals only */
                             credit_cost: number | null;
+                            /** @description Whole days left before deletion; 0 on the last day */
                             days_remaining: number | null;
                             preview_available: boolean;
                             created_at: string;
