@@ -369,6 +369,7 @@ describe('dashboard', () => {
     expect(await failure.textContent()).toBe(
       'Restoration could not start: This file is already being restored. No credits were used.',
     );
+    await failure.scrollIntoViewIfNeeded();
     await screenshot(page, 'dashboard-start-refused-desktop');
     expect(await balance(page)).toBe('7 credits');
 
