@@ -3,6 +3,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type RunningBackend } from '../src/backend.js';
+import { seriousViolations } from '../src/axe.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 import { GoogleStandIn, TEST_CLIENT_ID } from '../src/google-standin.js';
 
@@ -116,8 +117,16 @@ describe('landing page', () => {
     ).toMatch(/^mailto:/);
     // The Google button is the stand-in rendered through the identity service script.
     expect(await page.locator('#get-started [data-gis-standin]').count()).toBe(1);
+    // The demo plays by itself, so it has a pause control (WCAG 2.2.2).
+    const toggle = page.getByTestId('video-toggle');
+    await video.evaluate((v: HTMLVideoElement) => v.play());
+    await expect.poll(() => toggle.textContent()).toBe('Pause video');
+    await toggle.click();
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    expect(await toggle.textContent()).toBe('Play video');
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'landing-light-desktop', true);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('renders in dark mode when the system prefers it, and on a phone', async () => {
@@ -143,7 +152,10 @@ describe('landing page', () => {
     const menu = page.locator('#mobile-menu');
     await expect.poll(() => menu.isVisible()).toBe(true);
     expect(await menu.getByRole('link').allTextContents()).toEqual(['Example', 'Features', 'Pricing']);
-    expect(await menu.getByRole('button', { name: /Switch to dark theme/ }).count()).toBe(1);
+    const menuToggle = menu.getByRole('button', { name: /Switch to dark theme/ });
+    expect(await menuToggle.count()).toBe(1);
+    // Its visible label is its name.
+    expect(await menuToggle.textContent()).toBe('Switch to dark theme');
     expect(await menu.locator('[data-gis-standin]').count()).toBe(1);
     await screenshot(page, 'mobile-menu');
     await menu.getByRole('link', { name: 'Pricing' }).click();
@@ -238,7 +250,7 @@ describe('routes and sign-in', () => {
     expect(await page.evaluate(() => localStorage.getItem('google_token'))).toBeNull();
   });
 
-  it('a token the server rejects ends the session with the server message on "/"', async () => {
+  it('a token the server rejects ends the session with "Session expired" on "/" (not the raw detail)', async () => {
     const page = await openPage();
     await signIn(page);
     await page.evaluate(() => {
@@ -249,8 +261,9 @@ describe('routes and sign-in', () => {
     await expect.poll(() => path(page)).toBe('/');
     await page
       .getByTestId('notification')
-      .filter({ hasText: /Invalid token/ })
+      .filter({ hasText: 'Session expired. Please sign in again.' })
       .waitFor();
+    expect(await page.getByText('Invalid token').count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem('user_data'))).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../src/axe.js';
 import { REPO_ROOT, freePort, startBackend, type RunningBackend } from '../src/backend.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 
@@ -211,6 +212,9 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Upload File', exact: true }).click();
     await page.getByText('Upload Complete!').waitFor({ timeout: 60_000 });
     expect(await page.getByText('Your file has been uploaded successfully').isVisible()).toBe(true);
+    // The selection is cleared once the upload is complete.
+    expect(await page.getByTestId('pdf-preview').count()).toBe(0);
+    expect(await page.getByText('File is ready for upload').count()).toBe(0);
     const uploaded = card(page, 'degraded.pdf');
     await uploaded.waitFor();
     expect(await uploaded.getByText('3p').isVisible()).toBe(true);
@@ -224,10 +228,88 @@ describe('dashboard', () => {
       { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: readFileSync(IMAGE_B) },
     ]);
     expect(await page.getByText('All 2 files have been uploaded successfully').isVisible()).toBe(true);
+    expect(await page.getByTestId('upload-list').count()).toBe(0);
     await expect.poll(() => originals(page).count()).toBe(3);
     await expect.poll(() => originals(second).count()).toBe(3);
-    expect(await page.getByTestId('original-files').getByText('3 files').isVisible()).toBe(true);
+    expect(await page.getByTestId('original-files').getByText('3 files', { exact: true }).isVisible()).toBe(
+      true,
+    );
+
+    // Picking again replaces the selection; a single file can be removed; a broken PDF is not called valid.
+    const input = page.getByTestId('file-input');
+    await input.setInputFiles([pdf('one.pdf'), pdf('two.pdf')]);
+    await page.getByText('Selected Files (2)').waitFor();
+    await input.setInputFiles([
+      {
+        name: 'broken.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.7\nthis is not a PDF body\n'),
+      },
+    ]);
+    await page.getByText('File Selected').waitFor();
+    expect(await page.getByText('Selected Files (2)').count()).toBe(0);
+    await page
+      .getByText('This PDF is damaged or locked and cannot be uploaded. Please choose another file.')
+      .waitFor();
+    expect(await page.getByText('The file is still valid for upload').count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove broken.pdf' }).click();
+    await page.getByText('File Selected').waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Upload File', exact: true }).count()).toBe(0);
   });
+
+  it('takes a file dropped on the collapsed upload card or anywhere on the dashboard; a drop elsewhere stays', async () => {
+    const session = await devLogin(backend.url);
+    const page = await openDashboard(session);
+    const png = readFileSync(IMAGE_A).toString('base64');
+    /** Drops a PNG on the element; true when the page handled it (the browser would not open the file). */
+    const dropOn = (selector: string, name: string) =>
+      page.evaluate(
+        ({ selector, name, png }) => {
+          const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+          const data = new DataTransfer();
+          data.items.add(new File([bytes], name, { type: 'image/png' }));
+          const target = document.querySelector(selector);
+          if (!target) throw new Error(`no ${selector}`);
+          target.dispatchEvent(
+            new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }),
+          );
+          const drop = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+          target.dispatchEvent(drop);
+          return drop.defaultPrevented;
+        },
+        { selector, name, png },
+      );
+    const panel = page.getByTestId('upload-panel');
+    const panelButton = panel.getByRole('button', { name: /Upload Documents/ });
+    expect(await panelButton.getAttribute('aria-expanded')).toBe('false');
+    // On the collapsed card: the panel opens with the file.
+    expect(await dropOn('[data-testid="upload-panel"] button', 'dropped-on-card.png')).toBe(true);
+    await panel.getByText('dropped-on-card.png').waitFor();
+    expect(await panelButton.getAttribute('aria-expanded')).toBe('true');
+    // Anywhere else on the dashboard (the heading): taken as well.
+    expect(await dropOn('h1', 'dropped-on-heading.png')).toBe(true);
+    await panel.getByText('dropped-on-heading.png').waitFor();
+    // A new drop replaces the selection, like a new pick.
+    expect(await panel.getByText('dropped-on-card.png').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Upload File', exact: true }).click();
+    await page.getByText('Upload Complete!').waitFor({ timeout: 60_000 });
+    await card(page, 'dropped-on-heading.png').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+
+    // Signed out, on the landing page: a dropped file is not opened by the browser.
+    const landing = await (await browser.newContext({ baseURL: backend.url })).newPage();
+    contexts.push(landing.context());
+    await landing.goto('/');
+    const kept = await landing.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['%PDF-1.4'], 'stray.pdf', { type: 'application/pdf' }));
+      const drop = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+      document.body.dispatchEvent(drop);
+      return drop.defaultPrevented;
+    });
+    expect(kept).toBe(true);
+    expect(new URL(landing.url()).pathname).toBe('/');
+  }, 120_000);
 
   it('refuses too few credits, restores with live progress, compares, downloads and deletes', async () => {
     const session = await devLogin(backend.url);
@@ -260,17 +342,69 @@ describe('dashboard', () => {
     expect(await confirm.textContent()).toContain(
       'You are about to restore 1 file(s). This will cost 3 credit(s). Do you want to proceed?',
     );
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Enter');
+    // The placeholder comes when page 1 starts: it opens Restored Files, counts pages and is announced.
     const progress = page.getByTestId('progress-card');
     await progress.waitFor({ timeout: 120_000 });
     expect(await progress.textContent()).toMatch(/Processing page \d\/3: letter-a\.pdf/);
+    expect(await progress.textContent()).toMatch(/Page \d of 3/);
+    expect(await progress.getByRole('progressbar').getAttribute('aria-valuetext')).toMatch(
+      /^\d of 3 pages done$/,
+    );
+    expect(await page.getByTestId('restored-files').getByRole('button', { expanded: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByTestId('restoration-announcement').textContent())
+      .toMatch(/^Restoring letter-a\.pdf: page \d of 3\.$/);
+    expect(await page.getByTestId('restoration-announcement').getAttribute('aria-live')).toBe('polite');
     await expect.poll(() => balance(page)).toBe('7 credits');
     await screenshot(page, 'dashboard-restoring-desktop', true);
+
+    // A start the server refuses (this file is already being restored) says why on the card; nothing is paid.
+    await card(page, 'letter-a.pdf').getByRole('button', { name: 'Restore letter-a.pdf' }).click();
+    await page.getByRole('dialog', { name: 'Start AI Restoration?' }).waitFor();
+    await page.keyboard.press('Enter');
+    const failure = card(page, 'letter-a.pdf').getByTestId('file-failure');
+    await failure.waitFor();
+    expect(await failure.textContent()).toBe(
+      'Restoration could not start: This file is already being restored. No credits were used.',
+    );
+    await failure.scrollIntoViewIfNeeded();
+    await screenshot(page, 'dashboard-start-refused-desktop');
+    expect(await balance(page)).toBe('7 credits');
+
     await restored(page).first().waitFor({ timeout: 240_000 });
     await progress.waitFor({ state: 'detached' });
     const result = restored(page).first();
     expect(await result.getByText('Processed').isVisible()).toBe(true);
     expect(await result.getByText('letter-a.pdf', { exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByTestId('restoration-announcement').textContent())
+      .toMatch(/ is restored\.$/);
+
+    // Paying twice: the restored original is marked, and the dialog counts it and offers to leave it out.
+    const originalA = originals(page).filter({ hasText: 'letter-a.pdf' });
+    await originalA.getByText('Already restored').waitFor();
+    await originalA.click();
+    await card(page, 'letter-b.pdf').click();
+    await page.getByRole('button', { name: 'Start AI Restoration' }).click();
+    const twice = page.getByRole('dialog', { name: 'Start AI Restoration?' });
+    await twice.waitFor();
+    expect(await twice.textContent()).toContain(
+      'You are about to restore 2 file(s). This will cost 6 credit(s). Do you want to proceed? 1 of the 2 selected files already has a restored version.',
+    );
+    expect(await twice.getByRole('button', { name: 'Leave them out (1 file, 3 credits)' }).isVisible()).toBe(
+      true,
+    );
+    expect(await twice.getByRole('button', { name: 'Restore all again' }).isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'dashboard-restore-twice-dialog-desktop');
+    await twice.getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByTestId('original-files')
+      .getByRole('button', { name: /Select All \(2 of 5 selected\)/ })
+      .click();
+    await page.getByTestId('original-files').getByRole('button', { name: 'Deselect All' }).click();
 
     // Before/after comparison of the restored file against its original.
     await result.getByRole('button', { name: /^Compare / }).click();
@@ -395,6 +529,15 @@ describe('realtime connection', () => {
 
       await server.stop();
       await page.getByText('Connection lost. Attempting to reconnect...').waitFor({ timeout: 15_000 });
+      // It stays while the connection is down (other notices hide after 5 s).
+      await page.waitForTimeout(6000);
+      expect(await page.getByText('Connection lost. Attempting to reconnect...').isVisible()).toBe(true);
+      // Below the header, never over it.
+      const bannerTop = await page
+        .getByTestId('notification')
+        .evaluate((el) => el.getBoundingClientRect().top);
+      const headerBottom = await page.locator('header').evaluate((el) => el.getBoundingClientRect().bottom);
+      expect(bannerTop).toBeGreaterThanOrEqual(headerBottom);
       server = spawnBackend(port, dataDir);
       await server.ready;
       await page.getByText('Reconnected to server successfully.').waitFor({ timeout: 15_000 });

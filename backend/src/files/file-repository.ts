@@ -1,9 +1,29 @@
 // Queries on the files table. Live rows have deleted_at null; tombstoned rows are only seen by retention.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { FilesTable, FilesTables } from './file-schema.js';
 
 export type FileRow = Selectable<FilesTable>;
+
+/** What a page of the list asks for; every field is optional. */
+export interface ListFilter {
+  q?: string;
+  type?: 'original' | 'restored';
+  status?: string;
+  format?: 'pdf' | 'image';
+  sort?: 'created' | 'name' | 'size' | 'days_left';
+  order?: 'asc' | 'desc';
+}
+
+const SORT_COLUMNS = {
+  created: 'created_at',
+  name: 'filename',
+  size: 'size_bytes',
+  days_left: 'expires_at',
+} as const;
+
+/** `%` and `_` in a search are plain characters. */
+const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** The database or an open transaction. */
 export type Executor = Kysely<Database>;
 
@@ -59,6 +79,57 @@ export class FileRepository {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
+  }
+
+  /** One page of the live files matching `filter`, and how many match in all. */
+  async listPage(
+    userId: string,
+    filter: ListFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: FileRow[]; total: number }> {
+    const matching = this.matching(userId, filter);
+    const column = SORT_COLUMNS[filter.sort ?? 'created'];
+    const order = filter.order ?? (filter.sort === 'name' || filter.sort === 'days_left' ? 'asc' : 'desc');
+    const [rows, count] = await Promise.all([
+      matching
+        .selectAll()
+        .orderBy(column, order)
+        .orderBy('id', order)
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      matching.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  private matching(userId: string, filter: ListFilter) {
+    let query: SelectQueryBuilder<Database & FilesTables, 'files', object> = this.db
+      .selectFrom('files')
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null);
+    if (filter.type) query = query.where('type', '=', filter.type);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.format === 'pdf') query = query.where('file_type', '=', 'pdf');
+    if (filter.format === 'image') query = query.where('file_type', '!=', 'pdf');
+    const q = filter.q?.trim();
+    if (q) {
+      query = query.where(sql<boolean>`lower(filename) like ${likePattern(q)} escape '\\'`);
+    }
+    return query;
+  }
+
+  /** Which of these originals (ids the caller read from its own rows) have a live restored version. */
+  async originalsWithRestored(originalIds: readonly string[]): Promise<Set<string>> {
+    if (originalIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('files')
+      .select('original_file_id')
+      .distinct()
+      .where('original_file_id', 'in', originalIds)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return new Set(rows.map((row) => row.original_file_id).filter((id): id is string => id !== null));
   }
 
   async listPendingPreviews(): Promise<string[]> {

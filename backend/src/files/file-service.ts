@@ -7,7 +7,7 @@ import type { EventBus } from '../realtime/event-bus.js';
 import { StorageNotFoundError, type ObjectStorage } from '../storage/storage.js';
 import { toFileDto } from './file-dto.js';
 import type { FilePurger } from './file-purger.js';
-import type { FileRepository, FileRow } from './file-repository.js';
+import type { FileRepository, FileRow, ListFilter } from './file-repository.js';
 import { cleanClientName, contentDisposition, fileTypeOf, sanitizeFilename } from './filename.js';
 import { MAX_PAGE_PIXELS } from '@folio/engine';
 import { inspectUpload } from './inspect.js';
@@ -119,8 +119,28 @@ export class FileService {
   }
 
   async list(userId: string): Promise<FileDto[]> {
+    return this.withRestoredMarks(userId, await this.deps.files.listLive(userId));
+  }
+
+  /** One page of the list (search, filter, sort) and how many files match in all. */
+  async listPage(
+    userId: string,
+    filter: ListFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ files: FileDto[]; total: number }> {
+    const { rows, total } = await this.deps.files.listPage(userId, filter, page);
+    return { files: await this.withRestoredMarks(userId, rows), total };
+  }
+
+  /** DTOs, originals marked with has_restored so the dashboard can warn before paying twice. */
+  private async withRestoredMarks(userId: string, rows: FileRow[]): Promise<FileDto[]> {
     const now = this.deps.now();
-    return (await this.deps.files.listLive(userId)).map((row) => toFileDto(row, now));
+    const originals = rows.filter((row) => row.type === 'original').map((row) => row.id);
+    const restored = await this.deps.files.originalsWithRestored(originals);
+    return rows.map((row) => {
+      const dto = toFileDto(row, now);
+      return row.type === 'original' ? { ...dto, has_restored: restored.has(row.id) } : dto;
+    });
   }
 
   async get(userId: string, id: string): Promise<FileDto> {

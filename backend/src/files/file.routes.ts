@@ -14,6 +14,7 @@ import {
   DownloadQuery,
   FileIdParams,
   FileListSchema,
+  ListQuery,
   UploadResponseSchema,
   ZipBody,
 } from './file.schemas.js';
@@ -41,6 +42,8 @@ const uploadErrors = {
   415: ErrorSchema,
   422: ErrorSchema,
 };
+/** Page size when a query filters without naming one. */
+const MAX_PAGE = 200;
 const readErrors = { 401: ErrorSchema, 404: ErrorSchema };
 // Room for the multipart boundaries and part headers around one file.
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -181,11 +184,18 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
       schema: {
         operationId: 'listFiles',
         tags: ['files'],
-        summary: "The signed-in user's original and restored files, newest first",
-        response: { 200: FileListSchema, 401: ErrorSchema },
+        summary:
+          "The signed-in user's files, newest first: all of them, or with limit one page (search, filter, sort)",
+        querystring: ListQuery,
+        response: { 200: FileListSchema, 401: ErrorSchema, 422: ErrorSchema },
       },
     },
-    async (request) => ({ files: await service.list(request.user.id) }),
+    async (request) => {
+      const { limit, offset, ...filter } = request.query;
+      const everything = limit === undefined && Object.values(filter).every((v) => v === undefined);
+      if (everything && offset === undefined) return { files: await service.list(request.user.id) };
+      return service.listPage(request.user.id, filter, { limit: limit ?? MAX_PAGE, offset: offset ?? 0 });
+    },
   );
 
   app.get(

@@ -97,8 +97,9 @@ describe('upload', () => {
     expect(Buffer.from(await response.arrayBuffer()).equals(PNG.bytes)).toBe(true);
   });
 
-  it('lists newest first with every field of FileDto', async () => {
+  it('lists newest first with every field of FileDto (originals marked with has_restored)', async () => {
     const files = await listFiles(h, alice);
+    expect(files[0]?.type).toBe('original');
     const created = files.map((file) => file.created_at);
     expect([...created].sort().reverse()).toEqual(created);
     expect(Object.keys(files[0] ?? {}).sort()).toEqual(
@@ -108,6 +109,7 @@ describe('upload', () => {
         'days_remaining',
         'file_type',
         'filename',
+        'has_restored',
         'id',
         'job_id',
         'name',

@@ -19,6 +19,8 @@ export interface FileDto {
   updated_at: string;
   original_file_id: string | null;
   job_id: string | null;
+  /** Originals, in the list: a restored version of it exists. */
+  has_restored?: boolean;
 }
 
 export interface FileUploadCompletedEvent {

@@ -86,7 +86,10 @@ describe('API client', () => {
     ]);
     expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
     expect(window.localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
-    expect(window.sessionStorage.getItem(STORAGE_KEYS.sessionNotice)).toBe('Token expired');
+    // The user reads the plain notice, not the server's detail (issue 18.8).
+    expect(window.sessionStorage.getItem(STORAGE_KEYS.sessionNotice)).toBe(
+      'Session expired. Please sign in again.',
+    );
     expect(logout).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(99);
     expect(redirect).not.toHaveBeenCalled();

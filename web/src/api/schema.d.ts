@@ -164,7 +164,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's original and restored files, newest first */
+        /** The signed-in user's files, newest first: all of them, or with limit one page (search, filter, sort) */
         get: operations["listFiles"];
         put?: never;
         post?: never;
@@ -711,13 +711,17 @@ export interface operations {
                             type: "original" | "restored";
                             original_filename: string | null;
                             page_count: number | null;
+                            /** @description Credits to restore it (pages); originals only */
                             credit_cost: number | null;
+                            /** @description Whole days left before deletion; 0 on the last day */
                             days_remaining: number | null;
                             preview_available: boolean;
                             created_at: string;
                             updated_at: string;
                             original_file_id: string | null;
                             job_id: string | null;
+                            /** @description Originals, in the list: a restored version of it exists */
+                            has_restored?: boolean;
                         };
                     };
                 };
@@ -821,13 +825,17 @@ export interface operations {
                             type: "original" | "restored";
                             original_filename: string | null;
                             page_count: number | null;
+                            /** @description Credits to restore it (pages); originals only */
                             credit_cost: number | null;
+                            /** @description Whole days left before deletion; 0 on the last day */
                             days_remaining: number | null;
                             preview_available: boolean;
                             created_at: string;
                             updated_at: string;
                             original_file_id: string | null;
                             job_id: string | null;
+                            /** @description Originals, in the list: a restored version of it exists */
+                            has_restored?: boolean;
                         }[];
                         rejected: {
                             filename: string;
@@ -906,7 +914,19 @@ export interface operations {
     };
     listFiles: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; adds total */
+                limit?: number;
+                /** @description Files to skip (with limit) */
+                offset?: number;
+                /** @description Part of the name, any case */
+                q?: string;
+                type?: "original" | "restored";
+                status?: "uploaded" | "processing" | "processed" | "error";
+                format?: "pdf" | "image";
+                sort?: "created" | "name" | "size" | "days_left";
+                order?: "asc" | "desc";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -933,19 +953,36 @@ export interface operations {
                             type: "original" | "restored";
                             original_filename: string | null;
                             page_count: number | null;
+                            /** @description Credits to restore it (pages); originals only */
                             credit_cost: number | null;
+                            /** @description Whole days left before deletion; 0 on the last day */
                             days_remaining: number | null;
                             preview_available: boolean;
                             created_at: string;
                             updated_at: string;
                             original_file_id: string | null;
                             job_id: string | null;
+                            /** @description Originals, in the list: a restored version of it exists */
+                            has_restored?: boolean;
                         }[];
+                        /** @description With limit: how many files match the query (every page together) */
+                        total?: number;
                     };
                 };
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,6 +38,21 @@ describe('notification banner', () => {
     },
   );
 
+  it('keeps a sticky warning (connection lost) until another notice replaces it', () => {
+    render(<NotificationBanner />);
+    act(() => {
+      notify('Connection lost. Attempting to reconnect...', 'warning', { sticky: true });
+    });
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    expect(screen.getByTestId('notification')).toHaveClass('opacity-100');
+    act(() => {
+      notify('Reconnected to server successfully.', 'success');
+    });
+    expect(screen.getByTestId('notification')).toHaveTextContent('Reconnected to server successfully.');
+  });
+
   it('keeps errors until closed', async () => {
     vi.useRealTimers();
     render(<NotificationBanner />);

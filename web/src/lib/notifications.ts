@@ -23,11 +23,17 @@ function clearTimers(): void {
   clearTimeout(removeTimer);
 }
 
-export function notify(message: string, type: NotificationType = 'error'): void {
+/** `sticky`: the notice stays until closed or replaced (a state that lasts, like a lost connection). */
+export function notify(
+  message: string,
+  type: NotificationType = 'error',
+  options: { sticky?: boolean } = {},
+): void {
   clearTimers();
   const id = nextId++;
   notificationStore.setState({ id, type, message, isVisible: true });
-  if (type !== 'error') hideTimer = setTimeout(() => dismissNotification(id), NOTICE_AUTO_HIDE_MS);
+  if (type !== 'error' && !options.sticky)
+    hideTimer = setTimeout(() => dismissNotification(id), NOTICE_AUTO_HIDE_MS);
 }
 
 /** Starts the fade-out; the notice is removed once the fade is over. */

@@ -7,6 +7,7 @@ import { jobs } from './003_jobs.js';
 import { billing } from './004_billing.js';
 import { paymentReversals } from './005_payment_reversals.js';
 import { previewAttempts } from './006_preview_attempts.js';
+import { filesListIndexes } from './007_files_list_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '001_users_credits': usersCredits,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '004_billing': billing,
   '005_payment_reversals': paymentReversals,
   '006_preview_attempts': previewAttempts,
+  '007_files_list_indexes': filesListIndexes,
 };

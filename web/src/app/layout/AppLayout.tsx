@@ -30,6 +30,18 @@ export function AppLayout() {
     };
   }, []);
 
+  // A file dropped where nothing takes it must not make the browser open it and leave the app.
+  useEffect(() => {
+    const keep = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', keep);
+    window.addEventListener('drop', keep);
+    return () => {
+      window.removeEventListener('dragover', keep);
+      window.removeEventListener('drop', keep);
+    };
+  }, []);
   // The stored session notice is shown once, on "/" where an expired session lands.
   useEffect(() => {
     if (pathname !== '/') return;

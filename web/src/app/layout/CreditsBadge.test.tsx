@@ -32,7 +32,7 @@ describe('credits badge', () => {
     render(<CreditsBadge credits={5} />);
     expect(screen.queryByTestId('selection-cost')).toBeNull();
     act(() => selectionCostStore.setState(5));
-    expect(screen.getByTestId('selection-cost')).toHaveClass('bg-orange-500');
+    expect(screen.getByTestId('selection-cost')).toHaveClass('bg-orange-700');
     act(() => selectionCostStore.setState(6));
     expect(screen.getByTestId('selection-cost')).toHaveClass('bg-red-600');
   });

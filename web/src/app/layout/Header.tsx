@@ -47,7 +47,7 @@ export function Header({ appName }: { appName: string }) {
         {isAuthenticated ? (
           <div className="flex min-w-0 items-center gap-2 sm:gap-3">
             <span
-              className="hidden max-w-[12rem] truncate text-sm font-medium text-slate-700 sm:inline dark:text-slate-200"
+              className="max-w-[6rem] truncate text-sm font-medium text-slate-700 sm:max-w-[12rem] dark:text-slate-200"
               data-testid="user-name"
             >
               {user?.name}

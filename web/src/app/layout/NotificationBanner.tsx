@@ -1,4 +1,5 @@
-// The notification banner (spec §2): top of the screen, closable, colour by type.
+// The notification banner (spec §2): top of the screen below the header (it never covers the header's
+// controls), closable, colour by type.
 import { NOTICE_FADE_MS } from '@folio/shared';
 import { focusRing } from '../../components/ui/styles.js';
 import { dismissNotification, notificationStore, type NotificationType } from '../../lib/notifications.js';
@@ -7,15 +8,16 @@ import { useStore } from '../../lib/store.js';
 const STYLE: Record<NotificationType, string> = {
   error: 'bg-red-600 text-white',
   warning: 'bg-amber-500 text-slate-950',
-  success: 'bg-green-600 text-white',
-  info: 'bg-sky-600 text-white',
+  // 700 shades: white text on them reaches 4.5:1 (600 did not).
+  success: 'bg-green-700 text-white',
+  info: 'bg-sky-700 text-white',
 };
 
 export function NotificationBanner() {
   const notice = useStore(notificationStore, (n) => n);
   if (!notice) return null;
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-0 z-[60] flex justify-center px-4 pt-3">
+    <div className="pointer-events-none fixed inset-x-0 top-16 z-[60] flex justify-center px-4 pt-3">
       <div
         role={notice.type === 'error' ? 'alert' : 'status'}
         data-type={notice.type}

@@ -9,7 +9,8 @@ export function ThemeToggle({ withLabel = false }: { withLabel?: boolean }) {
     <button
       type="button"
       onClick={toggleTheme}
-      aria-label={`Switch to ${next} theme`}
+      // With a visible label, the label is the name (WCAG 2.5.3: what is read is what is shown).
+      aria-label={withLabel ? undefined : `Switch to ${next} theme`}
       aria-pressed={theme === 'dark'}
       className={`inline-flex items-center gap-2 rounded-lg p-2 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 ${focusRing}`}
     >
@@ -30,9 +31,7 @@ export function ThemeToggle({ withLabel = false }: { withLabel?: boolean }) {
           </>
         )}
       </svg>
-      {withLabel ? (
-        <span className="text-sm font-medium">{theme === 'dark' ? 'Dark theme' : 'Light theme'}</span>
-      ) : null}
+      {withLabel ? <span className="text-sm font-medium">{`Switch to ${next} theme`}</span> : null}
     </button>
   );
 }

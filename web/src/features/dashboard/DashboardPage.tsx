@@ -4,24 +4,30 @@ import { useCallback, useMemo, useState } from 'react';
 import { useAuth } from '../../lib/auth/auth-store.js';
 import { CompareDialog } from '../files/components/CompareDialog.js';
 import { ConfirmDialog } from '../files/components/ConfirmDialog.js';
+import { FileFinder } from '../files/components/FileFinder.js';
 import { FileListCard, StartRestorationButton, useAutoExpand } from '../files/components/FileListCard.js';
 import { UploadPanel } from '../files/components/UploadPanel.js';
-import { useFilesController, type ConfirmRequest } from '../files/hooks/use-files-controller.js';
+import {
+  useFilesController,
+  type ConfirmAnswer,
+  type ConfirmRequest,
+} from '../files/hooks/use-files-controller.js';
 import { useRealtime } from '../files/hooks/use-realtime.js';
 import { originalsOf, restoredOf } from '../files/logic/file-state.js';
-import type { FileItem } from '../files/logic/model.js';
+import { isFiltered } from '../files/logic/list-view.js';
+import type { FileItem, FileKind } from '../files/logic/model.js';
 import { TEXTS } from '../files/logic/texts.js';
 import { FileViewerDialog } from '../viewer/FileViewerDialog.js';
 import { OnboardingModal, type OnboardingTarget } from './components/OnboardingModal.js';
 
-type PendingConfirm = ConfirmRequest & { resolve: (ok: boolean) => void };
+type PendingConfirm = ConfirmRequest & { resolve: (answer: ConfirmAnswer) => void };
 
 export function DashboardPage() {
   const token = useAuth((s) => s.token);
   const userName = useAuth((s) => s.user?.name);
   const [pending, setPending] = useState<PendingConfirm | null>(null);
   const confirm = useCallback(
-    (request: ConfirmRequest) => new Promise<boolean>((resolve) => setPending({ ...request, resolve })),
+    (request: ConfirmRequest) => new Promise<ConfirmAnswer>((resolve) => setPending({ ...request, resolve })),
     [],
   );
   const files = useFilesController(confirm);
@@ -37,7 +43,14 @@ export function DashboardPage() {
   // The live entry, so a preview that becomes ready while the comparison is open shows up.
   const comparing = restored.find((f) => f.id === comparingId);
 
-  const { state, selection, restore } = files;
+  const { state, selection, restore, paging } = files;
+  const filtered = isFiltered(paging.view);
+  const pagingOf = (kind: FileKind) => ({
+    total: paging.totals[kind],
+    page: paging.pages[kind],
+    onPage: (page: number) => paging.setPage(kind, page),
+    filtered,
+  });
   // Stable handlers: every card is memoised, so a selection change re-renders only the card it touches.
   const restoreOne = useCallback((file: FileItem) => void restore([file]), [restore]);
   const compare = useCallback((file: FileItem) => setComparingId(file.id), []);
@@ -45,8 +58,8 @@ export function DashboardPage() {
   const busy = state.actions.bulkDelete === 'loading' || state.actions.batchDownload === 'loading';
   const restoring = state.actions.restoration === 'loading';
 
-  const settle = (ok: boolean) => {
-    pending?.resolve(ok);
+  const settle = (answer: ConfirmAnswer) => {
+    pending?.resolve(answer);
     setPending(null);
   };
 
@@ -75,8 +88,11 @@ export function DashboardPage() {
 
       <UploadPanel onUploaded={() => void files.reloadFiles()} highlighted={highlight === 'upload'} />
 
+      <FileFinder view={paging.view} onChange={paging.setView} />
+
       <FileListCard
         {...shared}
+        {...pagingOf('original')}
         kind="original"
         title={TEXTS.list.originalTitle}
         files={originals}
@@ -94,6 +110,7 @@ export function DashboardPage() {
 
       <FileListCard
         {...shared}
+        {...pagingOf('restored')}
         kind="restored"
         title={TEXTS.list.restoredTitle}
         files={restored}
@@ -112,6 +129,8 @@ export function DashboardPage() {
           variant={pending.variant}
           onConfirm={() => settle(true)}
           onCancel={() => settle(false)}
+          alternativeLabel={pending.alternativeLabel}
+          onAlternative={() => settle('alternative')}
         />
       ) : null}
       {comparing ? (
@@ -127,6 +146,9 @@ export function DashboardPage() {
           onClose={() => setViewingId(null)}
         />
       ) : null}
+      <p role="status" aria-live="polite" className="sr-only" data-testid="restoration-announcement">
+        {state.announcement}
+      </p>
       <OnboardingModal onHighlight={setHighlight} />
     </section>
   );

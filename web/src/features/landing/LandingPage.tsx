@@ -1,6 +1,6 @@
 // The signed-out product page (spec §1, §2): hero, example video, features, pricing, final call to action.
 import { CREDIT_PACKS } from '@folio/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { focusRing, primaryButton } from '../../components/ui/styles.js';
 import { getConfig } from '../../config/runtime.js';
 import { TEXT } from '../../config/texts.js';
@@ -72,6 +72,8 @@ function SectionHeading({
 export function LandingPage() {
   const { appName, devLoginEnabled } = getConfig();
   const reducedMotion = useReducedMotion();
+  const video = useRef<HTMLVideoElement>(null);
+  const [playing, setPlaying] = useState(false);
 
   return (
     <>
@@ -125,6 +127,9 @@ export function LandingPage() {
             Faded, stained and noisy pages come back crisp and readable, with every word where it was.
           </SectionHeading>
           <video
+            ref={video}
+            onPlay={() => setPlaying(true)}
+            onPause={() => setPlaying(false)}
             className="mt-10 aspect-video w-full rounded-2xl bg-slate-900 shadow-lg"
             src="/demo_video.mp4"
             poster="/demo_poster.jpg"
@@ -138,6 +143,17 @@ export function LandingPage() {
             preload="metadata"
             aria-label="Demo: damaged pages and their restored versions"
           />
+          {/* Moving content that plays by itself can be paused (WCAG 2.2.2). */}
+          <div className="mt-3 flex justify-end">
+            <button
+              type="button"
+              data-testid="video-toggle"
+              onClick={() => void (playing ? video.current?.pause() : video.current?.play())}
+              className={`rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold text-slate-700 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800 ${focusRing}`}
+            >
+              {playing ? 'Pause video' : 'Play video'}
+            </button>
+          </div>
         </div>
       </section>
 

@@ -9,6 +9,15 @@ describe('handleUnauthorized', () => {
   });
   afterEach(() => vi.useRealTimers());
 
+  it('tells the user the session expired, not the raw server detail', () => {
+    setRedirect(vi.fn());
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(handleUnauthorized('Invalid token', 5_000_000)).toBe(true);
+    expect(window.sessionStorage.getItem(STORAGE_KEYS.sessionNotice)).toBe(
+      'Session expired. Please sign in again.',
+    );
+  });
+
   it('ignores repeats for 1 s, then handles again', () => {
     const redirect = vi.fn();
     setRedirect(redirect);

@@ -21,13 +21,17 @@ export function clearStoredSession(): void {
   local.remove(STORAGE_KEYS.user);
 }
 
-/** Returns false when the call was a repeat inside the guard window. */
+/**
+ * Returns false when the call was a repeat inside the guard window. The user reads "Session expired. Please
+ * sign in again." whatever the server said (a raw "Invalid token" tells them nothing); its detail is logged.
+ */
 export function handleUnauthorized(message?: string, now: number = Date.now()): boolean {
   if (now - lastHandledAt < UNAUTHORIZED_REPEAT_GUARD_MS) return false;
   lastHandledAt = now;
+  if (message) console.warn('Signed out after 401:', message);
   clearStoredSession();
   emit(WINDOW_EVENTS.authLogout);
-  session.set(STORAGE_KEYS.sessionNotice, message ?? TEXT.sessionExpired);
+  session.set(STORAGE_KEYS.sessionNotice, TEXT.sessionExpired);
   setTimeout(() => redirect('/'), SESSION_REDIRECT_DELAY_MS);
   return true;
 }

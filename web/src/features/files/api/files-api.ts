@@ -2,6 +2,7 @@
 // 401/403 handling and error texts come from there. Uploads use upload-xhr.ts for progress events.
 import type { FileDto } from '@folio/shared';
 import { getApi, unwrap } from '../../../api/client.js';
+import type { ListQuery } from '../logic/list-view.js';
 import { fromDto, type FileItem } from '../logic/model.js';
 import type { Client } from 'openapi-fetch';
 import type { RestoreAnswer, RestorePaths } from './paths.js';
@@ -12,6 +13,20 @@ const restoreApi = (): Client<RestorePaths> => getApi() as unknown as Client<Res
 export async function listFiles(): Promise<FileItem[]> {
   const answer = await unwrap(api().GET('/files/all'));
   return answer.files.map((dto: FileDto) => fromDto(dto));
+}
+
+export interface FilesPage {
+  files: FileItem[];
+  total: number;
+}
+
+/** One page of one section, searched, filtered and sorted by the server. */
+export async function listFilesPage(query: ListQuery): Promise<FilesPage> {
+  const answer = await unwrap(api().GET('/files/all', { params: { query } }));
+  return {
+    files: answer.files.map((dto: FileDto) => fromDto(dto)),
+    total: answer.total ?? answer.files.length,
+  };
 }
 
 interface RawResult {

@@ -11,6 +11,9 @@ export interface ConfirmDialogProps {
   variant?: 'default' | 'danger';
   onConfirm: () => void;
   onCancel: () => void;
+  /** A third choice (e.g. restore without the files already restored). */
+  alternativeLabel?: string | undefined;
+  onAlternative?: () => void;
 }
 
 /** Splits a message so each "quoted name" is rendered highlighted. */
@@ -33,6 +36,8 @@ export function ConfirmDialog({
   variant = 'default',
   onConfirm,
   onCancel,
+  alternativeLabel,
+  onAlternative,
 }: ConfirmDialogProps) {
   const messageId = useId();
   const danger = variant === 'danger';
@@ -54,10 +59,15 @@ export function ConfirmDialog({
       <p id={messageId} className="mt-3 text-sm text-slate-600 dark:text-slate-300">
         {highlightQuoted(message)}
       </p>
-      <div className="mt-6 flex justify-end gap-3">
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
         <button type="button" className={secondaryButton} onClick={onCancel}>
           {TEXTS.dialog.cancel}
         </button>
+        {alternativeLabel && onAlternative ? (
+          <button type="button" className={secondaryButton} onClick={onAlternative}>
+            {alternativeLabel}
+          </button>
+        ) : null}
         <button
           type="button"
           data-autofocus

@@ -27,7 +27,8 @@ export function Dialog({
 }: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  useFocusTrap(panel, { onEscape: onClose, onKeyDown });
+  // The page behind a dialog does not scroll; the onboarding spotlight leaves it free (it points at the page).
+  useFocusTrap(panel, { onEscape: onClose, onKeyDown, lockScroll: !spotlight });
 
   return (
     <div

@@ -48,7 +48,9 @@ const ICONS = {
 
 function PlaceholderCard({ file }: { file: FileItem }) {
   const p = file.progress;
-  const percent = p && p.totalPages > 0 ? Math.round((p.currentPage / p.totalPages) * 100) : 0;
+  // Pages finished (restored or failed) over all pages: at the start of page 1 the bar is still empty.
+  const done = p ? p.successfulPages + p.failedPages : 0;
+  const percent = p && p.totalPages > 0 ? Math.round((done / p.totalPages) * 100) : 0;
   return (
     <article
       aria-busy="true"
@@ -57,9 +59,15 @@ function PlaceholderCard({ file }: { file: FileItem }) {
     >
       <h3 className="break-words text-sm font-semibold text-slate-900 dark:text-white">{file.filename}</h3>
       <Badge tone="amber">{statusBadge(file.status).label}</Badge>
+      {p ? (
+        <p className="text-sm font-medium text-slate-800 dark:text-slate-100">
+          Page {Math.min(p.currentPage, p.totalPages)} of {p.totalPages}
+        </p>
+      ) : null}
       <div
         role="progressbar"
         aria-label={file.filename}
+        aria-valuetext={p ? `${done} of ${p.totalPages} pages done` : undefined}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
@@ -91,8 +99,8 @@ function FileCardImpl({
 }: FileCardProps) {
   if (isPlaceholder(file)) return <PlaceholderCard file={file} />;
   const status = statusBadge(file.status);
-  const days = daysLeftBadge(file.days_remaining);
-  const daysMobile = daysLeftBadge(file.days_remaining, true);
+  const days = daysLeftBadge(file.days_remaining, false, file.type);
+  const daysMobile = daysLeftBadge(file.days_remaining, true, file.type);
   const isOriginal = file.type === 'original';
   const cost = file.credit_cost ?? file.page_count ?? 1;
   const checkboxId = `select-${file.id}`;
@@ -128,6 +136,11 @@ function FileCardImpl({
       </div>
       <div className="flex flex-wrap gap-1.5">
         <Badge tone={status.tone}>{status.label}</Badge>
+        {isOriginal && file.has_restored ? (
+          <Badge tone="green" label="Already restored: a restored version exists">
+            Already restored
+          </Badge>
+        ) : null}
         <Badge tone="indigo">{file.file_type.toUpperCase()}</Badge>
         {file.page_count !== null ? (
           <Badge tone="neutral" label={`${file.page_count} ${plural(file.page_count, 'page', 'pages')}`}>
@@ -142,6 +155,14 @@ function FileCardImpl({
           </Badge>
         ) : null}
       </div>
+      {file.failure ? (
+        <p
+          data-testid="file-failure"
+          className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950/50 dark:text-red-200"
+        >
+          {file.failure}
+        </p>
+      ) : null}
       <FilePreview file={file} />
       <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400">
         <dt>{TEXTS.card.created}</dt>

@@ -8,6 +8,7 @@ import { TEXTS, countBadge, selectAllLabel } from '../logic/texts.js';
 import type { FileCardProps } from './FileCard.js';
 import { FileGrid } from './FileGrid.js';
 import { HIGHLIGHT_CLASS } from './highlight.js';
+import { Pager } from './Pager.js';
 
 export interface FileListCardProps extends Omit<FileCardProps, 'file' | 'selected'> {
   kind: FileKind;
@@ -26,6 +27,12 @@ export interface FileListCardProps extends Omit<FileCardProps, 'file' | 'selecte
   actions?: ReactNode;
   highlighted?: boolean;
   busy?: boolean;
+  /** Paging: every file of the section that matches the search (the grid shows one page of them). */
+  total?: number;
+  page?: number;
+  onPage?: (page: number) => void;
+  /** A search or filter is on: the empty text says nothing matched. */
+  filtered?: boolean;
 }
 
 export function FileListCard(props: FileListCardProps) {
@@ -35,6 +42,7 @@ export function FileListCard(props: FileListCardProps) {
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
   const selectable = files.filter((f) => !isPlaceholder(f));
   const count = selectable.length;
+  const total = props.total ?? count;
   const selectedCount = selectable.filter((f) => selected.has(f.id)).length;
   const allSelected = count > 0 && selectedCount === count;
 
@@ -61,6 +69,8 @@ export function FileListCard(props: FileListCardProps) {
         {listError}
       </p>
     );
+  } else if (files.length === 0 && props.filtered) {
+    body = <p className="py-8 text-center text-sm text-slate-500">No files match your search.</p>;
   } else if (files.length === 0) {
     body =
       kind === 'restored' ? (
@@ -96,37 +106,39 @@ export function FileListCard(props: FileListCardProps) {
         props.highlighted ? HIGHLIGHT_CLASS : 'border-slate-200 shadow-sm dark:border-slate-800'
       }`}
     >
-      <button
-        type="button"
-        aria-expanded={expanded}
-        aria-controls={bodyId}
-        onClick={() => onExpandedChange(!expanded)}
-        className={`flex w-full items-center justify-between gap-3 rounded-2xl px-5 py-4 text-left ${focusRing}`}
-      >
-        <span>
-          <span className="flex items-center gap-2">
-            <span id={`${bodyId}-title`} className="text-lg font-semibold text-slate-900 dark:text-white">
-              {title}
-            </span>
-            <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-              {countBadge(count)}
-            </span>
-          </span>
-          <span className="mt-0.5 block text-sm text-slate-500 dark:text-slate-400">
-            {expanded ? TEXTS.list.subtitle : TEXTS.list.collapsedHint}
-          </span>
-        </span>
-        <svg
-          viewBox="0 0 24 24"
-          aria-hidden="true"
-          className={`size-5 shrink-0 text-slate-500 transition-transform ${expanded ? 'rotate-180' : ''}`}
-          fill="none"
-          stroke="currentColor"
-          strokeWidth={2}
+      <h2 className="m-0">
+        <button
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={bodyId}
+          onClick={() => onExpandedChange(!expanded)}
+          className={`flex w-full items-center justify-between gap-3 rounded-2xl px-5 py-4 text-left ${focusRing}`}
         >
-          <path d="M6 9l6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
-      </button>
+          <span>
+            <span className="flex items-center gap-2">
+              <span id={`${bodyId}-title`} className="text-lg font-semibold text-slate-900 dark:text-white">
+                {title}
+              </span>
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+                {countBadge(total)}
+              </span>
+            </span>
+            <span className="mt-0.5 block text-sm text-slate-500 dark:text-slate-400">
+              {expanded ? TEXTS.list.subtitle : TEXTS.list.collapsedHint}
+            </span>
+          </span>
+          <svg
+            viewBox="0 0 24 24"
+            aria-hidden="true"
+            className={`size-5 shrink-0 text-slate-500 transition-transform ${expanded ? 'rotate-180' : ''}`}
+            fill="none"
+            stroke="currentColor"
+            strokeWidth={2}
+          >
+            <path d="M6 9l6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </button>
+      </h2>
       <div id={bodyId} hidden={!expanded} className="px-5 pb-5">
         {count > 0 ? (
           <div
@@ -166,6 +178,15 @@ export function FileListCard(props: FileListCardProps) {
           </div>
         ) : null}
         {body}
+        {props.onPage && files.length > 0 ? (
+          <Pager
+            label={title}
+            page={props.page ?? 0}
+            shown={selectable.length}
+            total={total}
+            onPage={props.onPage}
+          />
+        ) : null}
       </div>
     </section>
   );

@@ -96,7 +96,7 @@ export function FilePreview({
     <div
       ref={ref}
       data-preview-state={state}
-      className="flex aspect-[4/3] items-center justify-center overflow-hidden rounded-lg bg-slate-100 text-sm text-slate-500 dark:bg-slate-800 dark:text-slate-400"
+      className="flex aspect-[4/3] items-center justify-center overflow-hidden rounded-lg bg-slate-100 text-sm text-slate-600 dark:bg-slate-800 dark:text-slate-300"
     >
       {body}
     </div>

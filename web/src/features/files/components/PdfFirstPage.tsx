@@ -5,7 +5,11 @@ import { useEffect, useRef, useState } from 'react';
 import { TEXTS, pageOfText } from '../logic/texts.js';
 import { loadPdfjs } from './pdf.js';
 
-type State = { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'failed' };
+type State = { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'failed' } | { kind: 'broken' };
+
+/** Instead of "still valid for upload" when the PDF itself cannot be read: the server will refuse it. */
+export const PDF_UNREADABLE =
+  'This PDF is damaged or locked and cannot be uploaded. Please choose another file.';
 
 export function PdfFirstPage({ file }: { file: File }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -37,13 +41,24 @@ export function PdfFirstPage({ file }: { file: File }) {
     })();
     task.catch((error: unknown) => {
       console.error(TEXTS.upload.pdfPreviewFailed, error);
-      if (!cancelled) setState({ kind: 'failed' });
+      // A PDF that pdf.js cannot parse or open (damaged, password) is one the server refuses too.
+      const name = error instanceof Error ? error.name : '';
+      const broken = name === 'InvalidPDFException' || name === 'PasswordException';
+      if (!cancelled) setState({ kind: broken ? 'broken' : 'failed' });
     });
     return () => {
       cancelled = true;
     };
   }, [file]);
 
+  if (state.kind === 'broken') {
+    return (
+      <div role="alert" className="rounded-lg bg-red-50 p-4 text-center text-sm dark:bg-red-950/40">
+        <p className="font-medium text-red-800 dark:text-red-200">{TEXTS.upload.pdfPreviewFailed}</p>
+        <p className="text-red-700 dark:text-red-300">{PDF_UNREADABLE}</p>
+      </div>
+    );
+  }
   if (state.kind === 'failed') {
     return (
       <div role="status" className="rounded-lg bg-amber-50 p-4 text-center text-sm dark:bg-amber-950/40">

@@ -64,12 +64,17 @@ describe('UploadPanel', () => {
     expect(screen.getByText('2 Files Selected')).toBeInTheDocument();
     expect(screen.getByText('Selected Files (2)')).toBeInTheDocument();
     expect(screen.getByText('2 file(s) ready for upload')).toBeInTheDocument();
-    choose([file('a.pdf', 2048)]);
-    expect(screen.getByText('Selected Files (2)')).toBeInTheDocument();
-    expect(within(screen.getByTestId('upload-list')).getByText('2 KB')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Upload 2 Files' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Clear All' }));
     expect(screen.queryByTestId('upload-list')).not.toBeInTheDocument();
+    // Picking again replaces the selection; a single selected file can be removed.
+    choose([file('b.JPG'), file('c.pdf')]);
+    choose([file('a.pdf', 2048)]);
+    expect(screen.getByText('File Selected')).toBeInTheDocument();
+    expect(screen.getByText('(2 KB)')).toBeInTheDocument();
+    expect(screen.queryByText('b.JPG')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove a.pdf' }));
+    expect(screen.queryByText('File Selected')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Upload File' })).not.toBeInTheDocument();
   });
 
   it('uploads one file with the Bearer token and shows completion', async () => {
@@ -88,7 +93,7 @@ describe('UploadPanel', () => {
     expect(posts(server)[0]?.body).toContain('name="file"; filename="scan.pdf"');
   });
 
-  it('batch-uploads several files, marks rejected ones failed and retries one', async () => {
+  it('batch-uploads several files, marks rejected ones failed and retries them with the one Try Again', async () => {
     const server = await serve((req, res) => {
       if (req.path.endsWith('/files/batch-upload'))
         json(res, 200, {
@@ -106,22 +111,29 @@ describe('UploadPanel', () => {
     expect(posts(server)[0]?.body.match(/name="files"/g)).toHaveLength(2);
     const list = screen.getByTestId('upload-list');
     expect(within(list).getByText('Unreadable image')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Retry b.png' }));
+    // One retry control: no per-file Retry and no upload button beside Try Again.
+    expect(screen.queryByRole('button', { name: 'Retry b.png' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Upload (File|\d+ Files)$/ })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     await screen.findByText('Upload Complete!');
-    expect(screen.getByText('All 2 files have been uploaded successfully')).toBeInTheDocument();
+    // Only b.png went up again; the list is cleared after completion.
+    expect(posts(server)).toHaveLength(2);
     expect(posts(server)[1]?.path).toBe('/api/v1/files/upload');
+    expect(posts(server)[1]?.body).toContain('filename="b.png"');
+    expect(screen.queryByTestId('upload-list')).not.toBeInTheDocument();
   });
 
-  it('shows the server error in the Upload Error box; Try Again resets to pending', async () => {
-    await serve((_req, res) => json(res, 413, { detail: 'File too large for this plan' }));
+  it('shows the server error in the Upload Error box; Try Again sends the files again', async () => {
+    const server = await serve((_req, res) => json(res, 413, { detail: 'File too large for this plan' }));
     render(<UploadPanel onUploaded={() => undefined} />);
     choose([file('a.pdf'), file('b.pdf')]);
     await userEvent.click(screen.getByRole('button', { name: 'Upload 2 Files' }));
     await screen.findByText('Upload Error');
     expect(screen.getAllByText('File too large for this plan').length).toBeGreaterThan(0);
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
-    expect(screen.queryByText('Upload Error')).not.toBeInTheDocument();
-    expect(within(screen.getByTestId('upload-list')).getAllByText('Pending')).toHaveLength(2);
+    // Try Again sends both files again at once; the server refuses them again.
+    await screen.findByText('Upload Error');
+    expect(posts(server)).toHaveLength(2);
   });
 
   it('sends more than 50 files in several batch requests of at most 50', async () => {

@@ -1,7 +1,7 @@
 // Upload panel (spec §2 "Upload panel", §4 upload states, §5 validation): collapsible card, drop zone and
 // picker, single-file preview or a per-file list, XHR upload with real progress, retry and Try Again.
 import { MAX_UPLOAD_MB_DEFAULT, UPLOAD_EXTENSIONS } from '@folio/shared';
-import { useCallback, useId, useReducer, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useId, useReducer, useRef, useState, type DragEvent } from 'react';
 import { focusRing, primaryButton, secondaryButton } from '../../../components/ui/styles.js';
 import { MAX_BATCH_FILES, uploadBatch, uploadFile } from '../api/upload-xhr.js';
 import { formatSize } from '../logic/format.js';
@@ -80,8 +80,19 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
     [uploading],
   );
 
-  const upload = async () => {
-    const files = state.items.filter((i) => i.status !== 'success').map((i) => i.file);
+  // A file dropped anywhere on the dashboard (the collapsed card included) opens the panel and is taken. The
+  // drop zone's own handler runs first and marks its drops handled (defaultPrevented).
+  useEffect(() => {
+    const take = (event: globalThis.DragEvent) => {
+      if (event.defaultPrevented || !event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault();
+      select(event.dataTransfer.files);
+    };
+    document.addEventListener('drop', take);
+    return () => document.removeEventListener('drop', take);
+  }, [select]);
+
+  const upload = async (files = state.items.filter((i) => i.status !== 'success').map((i) => i.file)) => {
     if (files.length === 0 || uploading) return;
     dispatch({ type: 'start' });
     const onProgress = (percent: number) => dispatch({ type: 'progress', percent });
@@ -268,6 +279,16 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
             {single.status === 'pending' ? (
               <p className="text-sm text-emerald-700 dark:text-emerald-400">{TEXTS.upload.fileReady}</p>
             ) : null}
+            {!uploading ? (
+              <button
+                type="button"
+                className={`min-h-6 text-sm font-medium text-slate-600 hover:text-red-700 dark:text-slate-300 ${focusRing}`}
+                aria-label={`Remove ${single.file.name}`}
+                onClick={() => dispatch({ type: 'remove', name: single.file.name })}
+              >
+                Remove
+              </button>
+            ) : null}
           </div>
         ) : null}
 
@@ -306,7 +327,8 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
                     ) : null}
                   </div>
                   <Badge tone={ITEM_BADGE[item.status].tone}>{ITEM_BADGE[item.status].label}</Badge>
-                  {item.status === 'failed' ? (
+                  {/* While the Upload Error panel offers Try Again, that is the one retry control. */}
+                  {item.status === 'failed' && state.status !== 'failed' ? (
                     <button
                       type="button"
                       className={`text-xs font-medium text-indigo-600 hover:underline ${focusRing}`}
@@ -348,7 +370,12 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
             <button
               type="button"
               className={`${secondaryButton} mt-3`}
-              onClick={() => dispatch({ type: 'tryAgain' })}
+              onClick={() => {
+                // The one retry control: the files that did not make it go up again at once.
+                const again = state.items.filter((i) => i.status !== 'success').map((i) => i.file);
+                dispatch({ type: 'tryAgain' });
+                void upload(again);
+              }}
             >
               {TEXTS.upload.tryAgain}
             </button>
@@ -382,11 +409,13 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
             className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 dark:border-emerald-900 dark:bg-emerald-950/40"
           >
             <p className="font-semibold text-emerald-800 dark:text-emerald-200">{TEXTS.upload.complete}</p>
-            <p className="text-sm text-emerald-700 dark:text-emerald-300">{uploadCompleteText(count)}</p>
+            <p className="text-sm text-emerald-700 dark:text-emerald-300">
+              {uploadCompleteText(state.completedCount)}
+            </p>
           </div>
         ) : null}
 
-        {(state.status === 'idle' || state.status === 'failed') && pendingCount > 0 ? (
+        {state.status === 'idle' && pendingCount > 0 ? (
           <button type="button" className={`${primaryButton} w-full`} onClick={() => void upload()}>
             {uploadButton(pendingCount)}
           </button>

@@ -1,7 +1,7 @@
 // The dashboard's file controller: the pure reducer for client state, TanStack Query for the server list and
 // the balance, and the actions of spec §4/§5 (restore with credit check, delete, download) wired to the API.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ApiError } from '../../../api/errors.js';
 import { useAuth } from '../../../lib/auth/auth-store.js';
 import { useMe } from '../../../lib/auth/use-me.js';
@@ -12,7 +12,7 @@ import {
   deleteFile,
   downloadFile,
   downloadZip,
-  listFiles,
+  listFilesPage,
   saveBlob,
   startRestoration,
 } from '../api/files-api.js';
@@ -26,18 +26,28 @@ import {
   type RestorationResult,
 } from '../logic/file-state.js';
 import { zipName } from '../logic/format.js';
+import { initialListView, listQuery, type ListView } from '../logic/list-view.js';
 import { fileCost, type FileItem, type FileKind } from '../logic/model.js';
 import { parseRealtimeMessage } from '../logic/realtime.js';
-import { TEXTS, insufficientCreditsText, restoreConfirmText } from '../logic/texts.js';
+import {
+  TEXTS,
+  alreadyRestoredText,
+  insufficientCreditsText,
+  leaveOutLabel,
+  restoreConfirmText,
+} from '../logic/texts.js';
 
 export interface ConfirmRequest {
   title: string;
   message: string;
   confirmLabel?: string;
   variant?: 'default' | 'danger';
+  /** A third choice beside Cancel and confirm; the answer is then 'alternative'. */
+  alternativeLabel?: string;
 }
 
-export type Confirm = (request: ConfirmRequest) => Promise<boolean>;
+export type ConfirmAnswer = boolean | 'alternative';
+export type Confirm = (request: ConfirmRequest) => Promise<ConfirmAnswer>;
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -55,22 +65,54 @@ export function useFilesController(confirm: Confirm) {
   useEffect(() => {
     if (userId) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
   }, [userId, queryClient]);
-  // Server list → reducer; realtime events and actions change the reducer state in between.
-  const list = useQuery({
-    queryKey: [...queryKeys.files, userId],
-    queryFn: listFiles,
-    enabled: userId !== null,
-    refetchOnMount: 'always',
-  });
+  // Server lists → reducer: one page per section, searched, filtered and sorted by the server. Realtime events
+  // and actions change the reducer state in between. The previous page stays shown while the next one loads.
+  const [view, setViewState] = useState<ListView>(initialListView);
+  const [pages, setPages] = useState<Record<FileKind, number>>({ original: 0, restored: 0 });
+  const setView = useCallback((next: ListView) => {
+    setViewState(next);
+    setPages({ original: 0, restored: 0 });
+  }, []);
+  const setPage = useCallback(
+    (kind: FileKind, page: number) => setPages((p) => ({ ...p, [kind]: page })),
+    [],
+  );
+  const pageQuery = (kind: FileKind) => {
+    const query = listQuery(kind, view, pages[kind]);
+    return {
+      queryKey: [...queryKeys.files, userId, query],
+      queryFn: () => listFilesPage(query),
+      enabled: userId !== null,
+      refetchOnMount: 'always' as const,
+      placeholderData: keepPreviousData,
+    };
+  };
+  const originalsPage = useQuery(pageQuery('original'));
+  const restoredPage = useQuery(pageQuery('restored'));
+  const pending = originalsPage.isPending || restoredPage.isPending;
+  const fetching = originalsPage.fetchStatus === 'fetching' || restoredPage.fetchStatus === 'fetching';
   useEffect(() => {
-    if (list.isPending && list.fetchStatus === 'fetching') dispatch({ type: 'list/loading' });
-  }, [list.isPending, list.fetchStatus]);
+    if (pending && fetching) dispatch({ type: 'list/loading' });
+  }, [pending, fetching]);
   useEffect(() => {
-    if (list.data) dispatch({ type: 'list/loaded', files: list.data });
-  }, [list.data]);
+    if (originalsPage.data && restoredPage.data) {
+      dispatch({ type: 'list/loaded', files: [...originalsPage.data.files, ...restoredPage.data.files] });
+    }
+  }, [originalsPage.data, restoredPage.data]);
+  const listError = originalsPage.error ?? restoredPage.error;
   useEffect(() => {
-    if (list.error) dispatch({ type: 'list/failed', error: errorMessage(list.error) });
-  }, [list.error]);
+    if (listError) dispatch({ type: 'list/failed', error: errorMessage(listError) });
+  }, [listError]);
+  const paging = {
+    view,
+    setView,
+    pages,
+    setPage,
+    totals: {
+      original: originalsPage.data?.total ?? 0,
+      restored: restoredPage.data?.total ?? 0,
+    } as Record<FileKind, number>,
+  };
 
   // The reducer learns balances from events and restoration answers; the header reads them from the me query.
   useEffect(() => {
@@ -96,23 +138,39 @@ export function useFilesController(confirm: Confirm) {
     dispatch({ type: 'realtime', event, at: new Date().toISOString() });
   }, []);
 
-  /** Spec §5 credit check, then confirmation, then one start call per file in parallel. */
+  /**
+   * Spec §5 credit check, then confirmation, then one start call per file in parallel. When some of the files
+   * already have a restored version, the dialog says how many and offers to leave them out.
+   */
   const restore = useCallback(
-    async (files: FileItem[]) => {
-      if (files.length === 0) return;
-      const cost = files.reduce((sum, f) => sum + fileCost(f), 0);
+    async (chosen: FileItem[]) => {
+      if (chosen.length === 0) return;
       const credits =
         queryClient.getQueryData<{ credits_remaining?: number }>(queryKeys.me)?.credits_remaining ?? 0;
-      if (cost > credits) {
+      const costOf = (list: FileItem[]) => list.reduce((sum, f) => sum + fileCost(f), 0);
+      const fresh = chosen.filter((f) => !f.has_restored);
+      const already = chosen.length - fresh.length;
+      const cost = costOf(chosen);
+      if (cost > credits && (fresh.length === 0 || costOf(fresh) > credits)) {
         emit(WINDOW_EVENTS.creditsInsufficient, { message: insufficientCreditsText(cost, credits) });
         return;
       }
-      const ok = await confirm({
+      const offerLeaveOut = already > 0 && fresh.length > 0;
+      const answer = await confirm({
         title: TEXTS.dialog.startRestoration,
-        message: restoreConfirmText(files.length, cost),
-        confirmLabel: TEXTS.dialog.ok,
+        message:
+          already > 0
+            ? `${restoreConfirmText(chosen.length, cost)} ${alreadyRestoredText(already, chosen.length)}`
+            : restoreConfirmText(chosen.length, cost),
+        confirmLabel: already > 0 ? 'Restore all again' : TEXTS.dialog.ok,
+        ...(offerLeaveOut ? { alternativeLabel: leaveOutLabel(fresh.length, costOf(fresh)) } : {}),
       });
-      if (!ok) return;
+      if (!answer) return;
+      const files = answer === 'alternative' ? fresh : chosen;
+      if (costOf(files) > credits) {
+        emit(WINDOW_EVENTS.creditsInsufficient, { message: insufficientCreditsText(costOf(files), credits) });
+        return;
+      }
       dispatch({ type: 'action/status', key: 'restoration', status: 'loading' });
       const settled = await Promise.allSettled(files.map((f) => startRestoration(f.id, f.filename)));
       const results: RestorationResult[] = settled.map((outcome, i) => {
@@ -227,6 +285,7 @@ export function useFilesController(confirm: Confirm) {
 
   return {
     state,
+    paging,
     balance,
     selectedCost,
     selection,

@@ -15,7 +15,8 @@ export function useRealtime(token: string | null, onMessage: (data: unknown) => 
       url: realtimeUrl(getConfig().apiBaseUrl, token),
       handlers: {
         onMessage: (data) => handler.current(data),
-        onConnectionLost: () => notify(TEXTS.connection.lost, 'warning'),
+        // Stays while the connection is down; "Reconnected…" replaces it.
+        onConnectionLost: () => notify(TEXTS.connection.lost, 'warning', { sticky: true }),
         onReconnected: () => notify(TEXTS.connection.restored, 'success'),
       },
     });

@@ -134,7 +134,12 @@ describe('after-action rules', () => {
     );
     expect(s.selectedOriginalIds).toEqual([]);
     expect(s.files.find((f) => f.id === 'o2')?.status).toBe('error');
+    expect(s.files.find((f) => f.id === 'o2')?.failure).toBe(
+      'Restoration could not start: Payment required. No credits were used.',
+    );
     expect(s.files.find((f) => f.id === 'o1')?.status).toBe('processing');
+    expect(s.files.find((f) => f.id === 'o1')?.failure).toBeUndefined();
+    expect(s.announcement).toBe('1 restoration could not start.');
     expect(s.jobs).toEqual([
       {
         fileId: 'o1',
@@ -244,6 +249,26 @@ describe('realtime events', () => {
     expect(restoredOf(s).map((f) => f.id)).toEqual(['r1']);
     expect(s.credits).toBe(10);
     expect(s.files.find((f) => f.id === 'o1')?.status).toBe('error');
+  });
+
+  it('restoration.failed gives the reason and says the credits came back when the balance rose', () => {
+    const failed = (credits: number) =>
+      rt({
+        type: 'restoration.failed',
+        original_file_id: 'o1',
+        fileId: 'o1',
+        jobId: 'j1',
+        error: 'Every page failed.',
+        credits_remaining: credits,
+      });
+    const refunded = run(loaded, { type: 'credits/set', credits: 7 }, rt(progress()), failed(10));
+    const o1 = refunded.files.find((f) => f.id === 'o1');
+    expect(o1?.failure).toBe('Restoration failed: Every page failed. The credits for it were returned.');
+    expect(refunded.announcement).toBe(
+      `${o1?.filename}: Restoration failed: Every page failed. The credits for it were returned.`,
+    );
+    const kept = run(loaded, { type: 'credits/set', credits: 7 }, failed(7));
+    expect(kept.files.find((f) => f.id === 'o1')?.failure).toBe('Restoration failed: Every page failed.');
   });
 
   it('file.deleted removes the file and its selection', () => {

@@ -2,7 +2,7 @@
 // pure reducer, so every rule is unit-tested without a browser.
 import type { RealtimeEvent } from '@folio/shared';
 import { fileCost, fromDto, isPlaceholder, progressId, type FileItem, type FileKind } from './model.js';
-import { progressPlaceholderName } from './texts.js';
+import { progressPlaceholderName, restorationFailedText, startFailedText } from './texts.js';
 
 export type AsyncStatus = 'idle' | 'loading' | 'success' | 'error';
 
@@ -30,6 +30,8 @@ export interface FilesState {
   credits: number | null;
   actions: Record<ActionKey, AsyncStatus>;
   jobs: RestorationJob[];
+  /** The latest restoration news, read out by a live region (progress, completion, failure). */
+  announcement: string;
 }
 
 export type FilesAction =
@@ -63,6 +65,7 @@ export const initialFilesState: FilesState = {
     restoration: 'idle',
   },
   jobs: [],
+  announcement: '',
 };
 
 // ---- selectors -------------------------------------------------------------------------------------------------
@@ -81,6 +84,11 @@ export const selectedCostOf = (s: FilesState): number =>
   selectedOriginalsOf(s).reduce((sum, f) => sum + fileCost(f), 0);
 
 // ---- helpers ---------------------------------------------------------------------------------------------------
+
+function withoutFailure(file: FileItem): FileItem {
+  const { failure: _failure, ...rest } = file;
+  return rest;
+}
 
 const withSelection = (s: FilesState, kind: FileKind, ids: string[]): FilesState =>
   kind === 'original' ? { ...s, selectedOriginalIds: ids } : { ...s, selectedRestoredIds: ids };
@@ -150,22 +158,41 @@ function applyRealtime(s: FilesState, event: RealtimeEvent, at: string): FilesSt
       if (!original) return next; // realtimeWarning() reports it
       const existing = s.files.find((f) => f.id === progressId(original.id));
       const placeholder = progressPlaceholder(original, event, existing?.created_at ?? at);
-      return { ...next, files: upsertTop(next.files, placeholder) };
+      return {
+        ...next,
+        files: upsertTop(next.files, placeholder),
+        announcement: `Restoring ${original.filename}: page ${event.currentPage} of ${event.totalPages}.`,
+      };
     }
     case 'restoration.completed': {
       const next = withoutIds(
         withCredits(s, event.credits_remaining),
         new Set([progressId(event.original_file_id)]),
       );
-      const files = withStatus(next.files, event.original_file_id, 'processed');
-      return { ...next, files: upsertTop(files, fromDto(event.file)) };
+      const files = withStatus(next.files, event.original_file_id, 'processed').map((f) =>
+        f.id === event.original_file_id ? { ...withoutFailure(f), has_restored: true } : f,
+      );
+      return {
+        ...next,
+        files: upsertTop(files, fromDto(event.file)),
+        announcement: `${event.file.filename} is restored.`,
+      };
     }
     case 'restoration.failed': {
       const next = withoutIds(
         withCredits(s, event.credits_remaining),
         new Set([progressId(event.original_file_id)]),
       );
-      return { ...next, files: withStatus(next.files, event.original_file_id, 'error') };
+      const refunded = s.credits !== null && event.credits_remaining > s.credits;
+      const original = s.files.find((f) => f.id === event.original_file_id);
+      const failure = restorationFailedText(event.error, refunded);
+      return {
+        ...next,
+        files: withStatus(next.files, event.original_file_id, 'error').map((f) =>
+          f.id === event.original_file_id ? { ...f, failure } : f,
+        ),
+        announcement: `${original?.filename ?? 'A file'}: ${failure}`,
+      };
     }
     case 'file.deleted':
       return withoutIds(s, new Set([event.fileId, progressId(event.fileId)]));
@@ -245,6 +272,7 @@ export function filesReducer(s: FilesState, action: FilesAction): FilesState {
     case 'restoration/started': {
       const failed = new Set(action.results.filter((r) => !r.ok).map((r) => r.fileId));
       const started = new Set(action.results.filter((r) => r.ok).map((r) => r.fileId));
+      const errors = new Map(action.results.flatMap((r) => (r.ok ? [] : [[r.fileId, r.error] as const])));
       const jobs: RestorationJob[] = action.results.map((r) =>
         r.ok
           ? {
@@ -272,13 +300,18 @@ export function filesReducer(s: FilesState, action: FilesAction): FilesState {
       return {
         ...next,
         selectedOriginalIds: [],
+        // Spec §4: a failed start sets the status error locally; the card also says why.
         files: next.files.map((f) =>
           failed.has(f.id)
-            ? { ...f, status: 'error' }
+            ? { ...f, status: 'error', failure: startFailedText(errors.get(f.id) ?? '') }
             : started.has(f.id)
-              ? { ...f, status: 'processing' }
+              ? { ...withoutFailure(f), status: 'processing' }
               : f,
         ),
+        announcement:
+          failed.size > 0
+            ? `${failed.size} ${failed.size === 1 ? 'restoration' : 'restorations'} could not start.`
+            : `${started.size} ${started.size === 1 ? 'restoration' : 'restorations'} started.`,
         jobs: [...jobs, ...s.jobs.filter((j) => !action.results.some((r) => r.fileId === j.fileId))],
         actions: { ...s.actions, restoration: failed.size > 0 ? 'error' : 'success' },
       };

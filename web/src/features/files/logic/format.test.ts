@@ -22,6 +22,14 @@ describe('daysLeftBadge', () => {
     expect(daysLeftBadge(6)?.tone).toBe('red');
     expect(daysLeftBadge(0)?.tone).toBe('red');
   });
+  it('does not warn about a fresh original: its 7-day retention is scaled (over 3 green, 2-3 amber)', () => {
+    expect(daysLeftBadge(7, false, 'original')?.tone).toBe('green');
+    expect(daysLeftBadge(4, false, 'original')?.tone).toBe('green');
+    expect(daysLeftBadge(3, false, 'original')?.tone).toBe('amber');
+    expect(daysLeftBadge(2, false, 'original')?.tone).toBe('amber');
+    expect(daysLeftBadge(1, false, 'original')?.tone).toBe('red');
+    expect(daysLeftBadge(0, false, 'original')?.label).toBe('Expires today');
+  });
   it('labels days, long spans, today and mobile', () => {
     expect(daysLeftBadge(12)?.label).toBe('12 days left');
     expect(daysLeftBadge(30)?.label).toBe('30 days left');
@@ -36,7 +44,8 @@ describe('statusBadge', () => {
   it('maps known statuses and shows others as they are', () => {
     expect(statusBadge('processed')).toEqual({ label: 'Processed', tone: 'green' });
     expect(statusBadge('processing')).toEqual({ label: 'Processing', tone: 'amber' });
-    expect(statusBadge('uploaded')).toEqual({ label: 'Uploaded', tone: 'amber' });
+    // A fresh upload is not a warning: not the amber of work in progress (issue 18.10).
+    expect(statusBadge('uploaded')).toEqual({ label: 'Uploaded', tone: 'blue' });
     expect(statusBadge('error')).toEqual({ label: 'Error', tone: 'red' });
     expect(statusBadge('queued')).toEqual({ label: 'queued', tone: 'neutral' });
   });

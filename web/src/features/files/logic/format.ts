@@ -9,18 +9,27 @@ export function formatSize(bytes: number): string {
   return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${UNITS[i]}`;
 }
 
-export type Tone = 'green' | 'amber' | 'red' | 'neutral';
+export type Tone = 'green' | 'amber' | 'red' | 'neutral' | 'blue';
 
 export interface Badge {
   label: string;
   tone: Tone;
 }
 
-/** Over 14 days green, 7–14 amber, under 7 red; 0 "Expires today"; "Nd left" over 30; "Nd" on mobile. */
-export function daysLeftBadge(days: number | null | undefined, mobile = false): Badge | null {
+/**
+ * Restored files (30 days): over 14 days green, 7–14 amber, under 7 red. Originals are kept 7 days, so a fresh
+ * upload must not look like a warning: over 3 days green, 2–3 amber, under 2 red. 0 "Expires today"; "Nd left"
+ * over 30; "Nd" on mobile.
+ */
+export function daysLeftBadge(
+  days: number | null | undefined,
+  mobile = false,
+  kind: 'original' | 'restored' = 'restored',
+): Badge | null {
   if (days === null || days === undefined || !Number.isFinite(days)) return null;
   const n = Math.max(0, Math.floor(days));
-  const tone: Tone = n > 14 ? 'green' : n >= 7 ? 'amber' : 'red';
+  const [green, amber] = kind === 'original' ? [3, 2] : [14, 7];
+  const tone: Tone = n > green ? 'green' : n >= amber ? 'amber' : 'red';
   if (n === 0) return { label: 'Expires today', tone };
   if (mobile) return { label: `${n}d`, tone };
   return { label: n > 30 ? `${n}d left` : `${n} ${n === 1 ? 'day' : 'days'} left`, tone };
@@ -29,7 +38,8 @@ export function daysLeftBadge(days: number | null | undefined, mobile = false): 
 const STATUS_BADGES: Record<string, Badge> = {
   processed: { label: 'Processed', tone: 'green' },
   processing: { label: 'Processing', tone: 'amber' },
-  uploaded: { label: 'Uploaded', tone: 'amber' },
+  // Not amber: a fresh upload is not a warning, and it must not look like work in progress.
+  uploaded: { label: 'Uploaded', tone: 'blue' },
   error: { label: 'Error', tone: 'red' },
 };
 

@@ -24,6 +24,10 @@ export interface FileItem {
   updated_at: string;
   original_file_id: string | null;
   job_id: string | null;
+  /** Originals: a restored version of it exists. */
+  has_restored?: boolean;
+  /** Client only: why the last restoration of this original did not start or failed, and any refund. */
+  failure?: string;
   progress?: FileProgress;
 }
 
@@ -59,6 +63,7 @@ export function fromDto(dto: FileDto): FileItem {
     updated_at: dto.updated_at,
     original_file_id: dto.original_file_id,
     job_id: dto.job_id,
+    ...(dto.has_restored === undefined ? {} : { has_restored: dto.has_restored }),
   };
 }
 

@@ -106,3 +106,17 @@ export function selectAllLabel(selected: number, total: number): string {
 
 export const progressPlaceholderName = (current: number, total: number, name: string): string =>
   `Processing page ${current}/${total}: ${name}`;
+
+/** The restore dialog when some selected originals already have a restored version (paying twice). */
+export const alreadyRestoredText = (already: number, of: number): string =>
+  already === of
+    ? `${of === 1 ? 'This file already has' : `All ${of} files already have`} a restored version.`
+    : `${already} of the ${of} selected files already ${plural(already, 'has', 'have')} a restored version.`;
+export const leaveOutLabel = (rest: number, cost: number): string =>
+  `Leave them out (${rest} ${plural(rest, 'file', 'files')}, ${cost} ${plural(cost, 'credit', 'credits')})`;
+
+const reasonOf = (reason: string): string => reason.trim().replace(/\.+$/, '') || 'unknown error';
+export const startFailedText = (reason: string): string =>
+  `Restoration could not start: ${reasonOf(reason)}. No credits were used.`;
+export const restorationFailedText = (reason: string, refunded: boolean): string =>
+  `Restoration failed: ${reasonOf(reason)}.${refunded ? ' The credits for it were returned.' : ''}`;

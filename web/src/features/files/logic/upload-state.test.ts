@@ -23,8 +23,9 @@ describe('uploadReducer', () => {
     expect(s.status).toBe('uploading');
     expect(s.progress).toBe(40);
     const done = run(s, { type: 'finished', jobId: 'j1' });
-    expect(done).toMatchObject({ status: 'completed', progress: 100, jobId: 'j1' });
-    expect(done.items[0]?.status).toBe('success');
+    expect(done).toMatchObject({ status: 'completed', progress: 100, jobId: 'j1', completedCount: 1 });
+    // The list clears once everything is uploaded; "Upload Complete!" counts what went up.
+    expect(done.items).toEqual([]);
   });
 
   it('a batch with a rejected file fails with that file error, and the file can be retried', () => {
@@ -57,11 +58,32 @@ describe('uploadReducer', () => {
     expect(again.items.every((i) => i.status === 'pending' && i.error === null)).toBe(true);
   });
 
+  it('a new pick replaces the selection instead of adding to it', () => {
+    const s = run(
+      start,
+      { type: 'select', files: [f('a.pdf'), f('b.pdf')] },
+      { type: 'select', files: [f('c.png')] },
+    );
+    expect(s.items.map((i) => i.file.name)).toEqual(['c.png']);
+  });
+
   it('selecting files resets the upload state and starts afresh after completion', () => {
     const done = run(start, { type: 'select', files: [f('a.pdf')] }, { type: 'start' }, { type: 'finished' });
     const next = run(done, { type: 'select', files: [f('c.jpg')] });
     expect(next.status).toBe('idle');
     expect(next.items.map((i) => i.file.name)).toEqual(['c.jpg']);
+  });
+
+  it('Try Again keeps the files that made it and sets only the others pending', () => {
+    const s = run(
+      start,
+      { type: 'select', files: [f('a.pdf'), f('b.png')] },
+      { type: 'start' },
+      { type: 'item/failed', name: 'b.png', error: 'Unsupported image' },
+      { type: 'finished' },
+      { type: 'tryAgain' },
+    );
+    expect(s.items.map((i) => i.status)).toEqual(['success', 'pending']);
   });
 
   it('removes and clears', () => {

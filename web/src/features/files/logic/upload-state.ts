@@ -19,6 +19,8 @@ export interface UploadState<F = File> {
   error: string | null;
   jobId: string | null;
   batchJobId: string | null;
+  /** How many files the last completed upload took (the list itself is cleared then). */
+  completedCount: number;
 }
 
 type Named = Pick<File, 'name' | 'size'>;
@@ -44,6 +46,7 @@ export const initialUploadState: UploadState<never> = {
   error: null,
   jobId: null,
   batchJobId: null,
+  completedCount: 0,
 };
 
 const setItem = <F extends Named>(items: UploadItem<F>[], name: string, patch: Partial<UploadItem<F>>) =>
@@ -53,7 +56,17 @@ const setItem = <F extends Named>(items: UploadItem<F>[], name: string, patch: P
 function settle<F extends Named>(s: UploadState<F>): UploadState<F> {
   if (s.items.some((i) => i.status === 'uploading' || i.status === 'pending')) return s;
   const failed = s.items.filter((i) => i.status === 'failed');
-  if (failed.length === 0) return { ...s, status: 'completed', progress: 100, error: null };
+  // Everything made it: "Upload Complete!" stays, the list is cleared for the next files.
+  if (failed.length === 0) {
+    return {
+      ...s,
+      items: [],
+      completedCount: s.items.length,
+      status: 'completed',
+      progress: 100,
+      error: null,
+    };
+  }
   return {
     ...s,
     status: 'failed',
@@ -68,9 +81,8 @@ export function uploadReducer<F extends Named>(
 ): UploadState<F> {
   switch (action.type) {
     case 'select': {
-      // Selecting files resets the upload state; after a finished upload the list starts afresh.
-      const current = s.status === 'completed' ? [] : s.items.map((i) => i.file);
-      const { files, errors } = mergeSelection(current, action.files, maxBytes);
+      // Selecting files resets the upload state: a new pick replaces the selection.
+      const { files, errors } = mergeSelection([], action.files, maxBytes);
       const previous = new Map(s.items.map((i) => [i.file, i]));
       return {
         ...s,
@@ -134,9 +146,10 @@ export function uploadReducer<F extends Named>(
         error: action.error,
       };
     case 'tryAgain':
+      // Files that made it stay uploaded (sending them again would make duplicates).
       return {
         ...s,
-        items: s.items.map((i) => ({ ...i, status: 'pending', error: null })),
+        items: s.items.map((i) => (i.status === 'success' ? i : { ...i, status: 'pending', error: null })),
         rejected: [],
         status: 'idle',
         progress: 0,

@@ -1,0 +1,144 @@
+// `npm run bench:list -w @folio/backend`: load on GET /files/all for a user with 1,000 files, and what it does
+// to /health meanwhile. Starts the real app (`src/main.ts`) as a child process on a temp SQLite file, loads it
+// with autocannon on loopback for a few seconds per case and prints figures only (no assertions).
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../src/db/database.js';
+import { FileRepository, type FileRow } from '../src/files/file-repository.js';
+import { contentKey } from '../src/files/storage-keys.js';
+
+const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const FILES = 1000;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function startApi(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: BACKEND_DIR,
+    env: {
+      ...process.env,
+      FOLIO_ENV: 'development',
+      FOLIO_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      S3_BUCKET: '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DEV_LOGIN: 'true',
+      GOOGLE_CLIENT_ID: '',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}`);
+    if (
+      await fetch(`${base}/api/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 600) throw new Error('the API did not start within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, base };
+}
+
+/** 1,000 rows written straight into the app's SQLite file (uploading them would measure uploads instead). */
+async function seed(dataDir: string, userId: string): Promise<void> {
+  const db = openDatabase({ sqlitePath: path.join(dataDir, 'folio.sqlite') });
+  const files = new FileRepository(db);
+  const start = Date.now() - FILES * 60_000;
+  for (let i = 0; i < FILES; i++) {
+    const id = randomUUID();
+    const at = new Date(start + i * 60_000).toISOString();
+    const row: FileRow = {
+      id,
+      user_id: userId,
+      type: i % 3 === 0 ? 'restored' : 'original',
+      filename: `scan-${i}.pdf`,
+      original_filename: `scan-${i}.pdf`,
+      file_type: 'pdf',
+      mime: 'application/pdf',
+      size_bytes: 1_000_000 + i,
+      page_count: 1 + (i % 7),
+      status: 'uploaded',
+      storage_key: contentKey(id),
+      preview_key: null,
+      preview_status: 'none',
+      original_file_id: null,
+      job_id: null,
+      expires_at: new Date(start + 30 * 86_400_000).toISOString(),
+      deleted_at: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await files.insert(row);
+  }
+  await db.destroy();
+}
+
+const run = (url: string, connections: number, headers: Record<string, string> = {}) =>
+  autocannon({ url, connections, duration: SECONDS, headers });
+
+function line(label: string, result: autocannon.Result): string {
+  const { latency, requests, non2xx, errors } = result;
+  const kb = result.throughput.average / Math.max(1, requests.average) / 1024;
+  const failures = non2xx + errors > 0 ? `, ${non2xx} non-2xx, ${errors} errors` : '';
+  return `${label}: ${Math.round(requests.average)} req/s, p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms, ${kb.toFixed(0)} KB/answer${failures}`;
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'folio-bench-list-'));
+const api = await startApi(dataDir);
+try {
+  const signedIn = await fetch(`${api.base}/api/v1/auth/dev-login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `bench-${randomUUID()}@example.test`, name: 'Bench' }),
+  });
+  const { token, user } = (await signedIn.json()) as { token: string; user: { id: string } };
+  await seed(dataDir, user.id);
+  const headers = { authorization: `Bearer ${token}` };
+  const health = `${api.base}/api/v1/health`;
+  console.log(`GET /files/all, ${FILES} files, ${SECONDS} s per case (${process.version}, SQLite, loopback)`);
+  console.log(line('/health alone, 1 connection', await run(health, 1)));
+  const cases = [
+    ['a page of 48 (the web app)', '/api/v1/files/all?type=original&limit=48'],
+    ['a search, a page of 48', '/api/v1/files/all?limit=48&q=scan-9&sort=name'],
+    ['everything (no parameters)', '/api/v1/files/all'],
+  ] as const;
+  for (const [label, pathAndQuery] of cases) {
+    for (const connections of [16, 64]) {
+      const [list, beside] = await Promise.all([
+        run(`${api.base}${pathAndQuery}`, connections, headers),
+        run(health, 1),
+      ]);
+      console.log(line(`${label}, ${connections} connections`, list));
+      console.log(line('  /health meanwhile, 1 connection', beside));
+    }
+  }
+} finally {
+  const exited = new Promise((resolve) => api.child.once('exit', resolve));
+  api.child.kill('SIGTERM');
+  await exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}
