@@ -1,30 +1,44 @@
 // The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default.
-// FOLIO_ENGINE_OCR=off turns both off (the classical pipeline alone); FOLIO_ENGINE_OCR=paddle uses PaddleOCR
-// instead of tesseract.js (about twice the CPU time per page here, see engine/README.md).
+// FOLIO_ENGINE_OCR picks the back-end: 'auto' (default: the Tesseract binary when it runs, tesseract.js when it is
+// absent), 'native', 'tesseract.js', 'paddle' (about twice tesseract.js's CPU time per page), or 'off' (no OCR
+// and no guard: the classical pipeline alone). FOLIO_ENGINE_TESSERACT names the binary ('tesseract' in PATH).
 // FOLIO_ENGINE_GUARD=full makes the guard read the whole input (while the steps run) instead of only the places
 // where the output's ink differs from the input's (the default, 'changed').
 import {
   guardPage,
-  recognizeWords,
-  recognizeWordsPaddle,
+  OCR_BACKENDS,
+  ocrBackend,
   type GuardResult,
+  type OcrBackend,
   type OcrResult,
   scaled,
-  type Recognizer,
 } from '../ocr/index.js';
 import { toGrey } from '../steps/pixels.js';
 import type { PageServices } from './services.js';
 
 export type GuardRead = 'full' | 'changed';
 
+/** The engine's OCR settings, read from the environment here only. */
+export function ocrSettings(env: NodeJS.ProcessEnv = process.env): {
+  backend: OcrBackend | 'off';
+  binary: string;
+} {
+  const setting = env.FOLIO_ENGINE_OCR || 'auto';
+  if (setting !== 'off' && !OCR_BACKENDS.includes(setting as OcrBackend)) {
+    throw new RangeError(`FOLIO_ENGINE_OCR must be one of off, ${OCR_BACKENDS.join(', ')}; got "${setting}"`);
+  }
+  return { backend: setting as OcrBackend | 'off', binary: env.FOLIO_ENGINE_TESSERACT || 'tesseract' };
+}
+
 export function threadServices(
-  setting = process.env.FOLIO_ENGINE_OCR,
+  setting: OcrBackend | 'off' | undefined = ocrSettings().backend,
   guardRead: GuardRead = process.env.FOLIO_ENGINE_GUARD === 'full' ? 'full' : 'changed',
   /** Sees every guard result (benchmarks). */
   onGuard?: (result: GuardResult) => void,
+  binary = ocrSettings().binary,
 ): PageServices {
   if (setting === 'off') return {};
-  const recognize: Recognizer = setting === 'paddle' ? recognizeWordsPaddle : recognizeWords;
+  const recognize = ocrBackend(setting, binary);
   return {
     recognizeWords: async (img, dpi) => ({ words: (await recognize(img, { dpi })).words }),
     startGuard: (input, dpi) => {
