@@ -36,10 +36,12 @@ SYSTEM_TEST_PKGS := chromium
 install-browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_TEST_PKGS); }
 
-# The engine's OCR: Debian's Tesseract with its "fast" English model (tesseract.js is the fallback without it).
-OCR_PKGS := tesseract-ocr tesseract-ocr-eng
+# The engine's OCR: Debian's Tesseract with its "fast" English model (tesseract.js is the fallback without it);
+# poppler-utils for the engine tests that read restored PDFs back (pdftotext -bbox, pdfimages, pdffonts).
+OCR_PKGS := tesseract-ocr tesseract-ocr-eng poppler-utils
 install-ocr:
-	@tesseract --list-langs 2>/dev/null | grep -qx eng || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(OCR_PKGS); }
+	@tesseract --list-langs 2>/dev/null | grep -qx eng && command -v pdftotext >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(OCR_PKGS); }
 
 install-eval-tools:
 	@command -v tesseract >/dev/null && command -v pdftocairo >/dev/null && python3 -c 'import cv2, skimage' 2>/dev/null || { \

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { RestoreMode } from '../analysis/plan.js';
 import { PageTimeoutError } from '../errors.js';
 import { loadDocument as readDocument, type Doc } from '../io/decode.js';
-import { buildPdf } from '../io/encode.js';
+import { buildPdf, type BuildPdfOptions } from '../io/encode.js';
 import { EXTENSION_BY_FORMAT, MIME_BY_FORMAT } from '../io/sniff.js';
 import type { StepCall } from '../steps/registry.js';
 import type { PageOptions, RestoredPage } from './page.js';
@@ -49,8 +49,15 @@ export interface AssembledOutput {
   extension: string;
 }
 
-/** The output file: a restored PDF for PDF input, the same image format otherwise. Null pages stay original. */
-export async function assembleOutput(doc: Doc, pages: (RestoredPage | null)[]): Promise<AssembledOutput> {
+/**
+ * The output file: a restored PDF for PDF input (PDF/A-2b with `pdfa`), the same image format otherwise. Null
+ * pages stay original.
+ */
+export async function assembleOutput(
+  doc: Doc,
+  pages: (RestoredPage | null)[],
+  pdfOpts: BuildPdfOptions = {},
+): Promise<AssembledOutput> {
   if (pages.length !== doc.pageCount)
     throw new RangeError(`Expected ${doc.pageCount} pages, got ${pages.length}.`);
   if (doc.format === 'pdf') {
@@ -66,6 +73,7 @@ export async function assembleOutput(doc: Doc, pages: (RestoredPage | null)[]): 
             },
       ),
       doc.bytes,
+      pdfOpts,
     );
     return { bytes, mime: MIME_BY_FORMAT.pdf, extension: EXTENSION_BY_FORMAT.pdf };
   }
@@ -101,6 +109,8 @@ export interface RestoreOptions {
   stepModules?: string[];
   /** PDF text layer (OCR of each restored page); on by default for PDF input. */
   ocr?: boolean;
+  /** PDF input: write PDF/A-2b (see buildPdf). */
+  pdfa?: boolean;
 }
 
 export interface PageReport {
@@ -173,6 +183,6 @@ export async function restore(bytes: Uint8Array, opts: RestoreOptions = {}): Pro
     }
   };
   await Promise.all(Array.from({ length: Math.min(poolThreads(), doc.pageCount) }, runOne));
-  const output = await assembleOutput(doc, results);
+  const output = await assembleOutput(doc, results, { pdfa: opts.pdfa === true });
   return { ...output, pages: reports.sort((a, b) => a.index - b.index) };
 }
