@@ -179,20 +179,19 @@ export async function fewLevelGrey(
   height: number,
 ): Promise<{ bits: 1 | 2 | 4; data: Uint8Array }> {
   const budget = TEXT_PAGE_BYTES_PER_PIXEL * width * height;
-  let data = new Uint8Array();
-  for (const bits of [4, 2, 1] as const) {
-    data = await deflateAsync(packGrey(grey, width, height, bits));
-    if (data.length <= budget || bits === 1) return { bits, data };
+  for (const bits of [4, 2] as const) {
+    const data = await deflateAsync(packGrey(grey, width, height, bits));
+    if (data.length <= budget) return { bits, data };
   }
-  throw new Error('unreachable');
+  return { bits: 1, data: await deflateAsync(packGrey(grey, width, height, 1)) };
 }
 
 /**
- * A lossless page image as a Flate-compressed image XObject, compressed by zlib off the event loop (pdf-lib's
- * own embedPng re-encodes the PNG in JavaScript, about 0.7 s per 150-DPI page). Grey pages (text) are stored
- * with few grey levels (fewLevelGrey); colour ones with 8 bits per channel.
+ * A document page image as a Flate-compressed image XObject, compressed by zlib off the event loop (pdf-lib's
+ * own embedPng re-encodes the PNG in JavaScript, about 0.7 s per 150-DPI page). Grey pages (text) are rounded
+ * to few grey levels first (fewLevelGrey); colour ones keep 8 bits per channel.
  */
-async function embedLossless(pdf: PDFDocument, png: Uint8Array): Promise<PDFRef> {
+async function embedFlate(pdf: PDFDocument, png: Uint8Array): Promise<PDFRef> {
   const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 1 && info.channels !== 3) throw new Error(`unexpected ${info.channels}-channel page`);
   const grey = greyOf(data, info.channels);
@@ -279,7 +278,7 @@ export async function buildPdf(
       continue;
     }
     const page = pdf.addPage([p.widthPt, p.heightPt]);
-    if (p.image.mime === 'image/png') drawFullPage(page, await embedLossless(pdf, p.image.bytes));
+    if (p.image.mime === 'image/png') drawFullPage(page, await embedFlate(pdf, p.image.bytes));
     else
       page.drawImage(await pdf.embedJpg(p.image.bytes), { x: 0, y: 0, width: p.widthPt, height: p.heightPt });
     if (p.words.length > 0) drawTextLayer(page, font, p.words, p.image.width, p.image.height);

@@ -30,10 +30,13 @@ let pdfa: Uint8Array;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'folio-encode-'));
   const doc = await loadDocument(input);
-  pages = await Promise.all(Array.from({ length: doc.pageCount }, (_, i) => restorePage(doc, i)));
+  // All pages are queued at once, so each page's time limit also covers its wait for a pool thread.
+  pages = await Promise.all(
+    Array.from({ length: doc.pageCount }, (_, i) => restorePage(doc, i, { timeoutMs: 600_000 })),
+  );
   plain = (await assembleOutput(doc, pages)).bytes;
   pdfa = (await assembleOutput(doc, pages, { pdfa: true })).bytes;
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   await closeEnginePool();
