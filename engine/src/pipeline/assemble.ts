@@ -2,7 +2,7 @@
 // sharp's joins are CPU work that must not hold the caller's event loop).
 import sharp from 'sharp';
 import type { Doc } from '../io/decode.js';
-import { buildPdf } from '../io/encode.js';
+import { buildPdf, type BuildPdfOptions } from '../io/encode.js';
 import { EXTENSION_BY_FORMAT, MIME_BY_FORMAT } from '../io/sniff.js';
 import type { RestoredPage } from './page.js';
 
@@ -12,8 +12,15 @@ export interface AssembledOutput {
   extension: string;
 }
 
-/** The output file: a restored PDF for PDF input, the same image format otherwise. Null pages stay original. */
-export async function assembleInThread(doc: Doc, pages: (RestoredPage | null)[]): Promise<AssembledOutput> {
+/**
+ * The output file: a restored PDF for PDF input (PDF/A-2b with `pdf.pdfa`), the same image format otherwise.
+ * Null pages stay original.
+ */
+export async function assembleInThread(
+  doc: Doc,
+  pages: (RestoredPage | null)[],
+  pdf: BuildPdfOptions = {},
+): Promise<AssembledOutput> {
   if (pages.length !== doc.pageCount)
     throw new RangeError(`Expected ${doc.pageCount} pages, got ${pages.length}.`);
   if (doc.format === 'pdf') {
@@ -29,6 +36,7 @@ export async function assembleInThread(doc: Doc, pages: (RestoredPage | null)[])
             },
       ),
       doc.bytes,
+      pdf,
     );
     return { bytes, mime: MIME_BY_FORMAT.pdf, extension: EXTENSION_BY_FORMAT.pdf };
   }

@@ -7,6 +7,7 @@ import { Piscina } from 'piscina';
 import { EngineInputError } from '../errors.js';
 import type { PdfDescription } from '../io/pdf.js';
 import type { Doc } from '../io/decode.js';
+import type { BuildPdfOptions } from '../io/encode.js';
 import type { AssembledOutput } from './assemble.js';
 import type { RestoredPage } from './page.js';
 import type { AssembleTask, PageTask, PdfTaskResult } from './worker.js';
@@ -79,8 +80,9 @@ export async function assembleInPool(
   doc: Doc,
   pages: (RestoredPage | null)[],
   signal?: AbortSignal,
+  pdf: BuildPdfOptions = {},
 ): Promise<AssembledOutput> {
-  const task: AssembleTask = { doc, pages };
+  const task: AssembleTask = { doc, pages, pdf };
   return (await enginePool().run(task, {
     name: 'assembleTask',
     ...(signal ? { signal } : {}),

@@ -54,13 +54,16 @@ export async function restorePage(
 
 export type { AssembledOutput };
 
-/** The output file, built in a worker thread: a restored PDF for PDF input, the same image format otherwise. */
+/**
+ * The output file, built in a worker thread: a restored PDF for PDF input (PDF/A-2b with `pdfa`), the same
+ * image format otherwise. Null pages stay original.
+ */
 export function assembleOutput(
   doc: Doc,
   pages: (RestoredPage | null)[],
-  signal?: AbortSignal,
+  opts: { signal?: AbortSignal; pdfa?: boolean } = {},
 ): Promise<AssembledOutput> {
-  return assembleInPool(doc, pages, signal);
+  return assembleInPool(doc, pages, opts.signal, { pdfa: opts.pdfa === true });
 }
 
 export interface RestoreProgress {
@@ -78,6 +81,8 @@ export interface RestoreOptions extends Omit<RestoreDocumentOptions, 'checkpoint
   steps?: StepCall[];
   /** PDF text layer (OCR of each restored page); on by default for PDF input. */
   ocr?: boolean;
+  /** PDF input: write PDF/A-2b (see buildPdf). */
+  pdfa?: boolean;
 }
 
 export interface PageReport {
@@ -233,6 +238,6 @@ export async function restore(bytes: Uint8Array, opts: RestoreOptions = {}): Pro
     },
   });
   const pages = outcomes.map((outcome) => (outcome.ok ? outcome.page : null));
-  const output = await assembleOutput(doc, pages, opts.signal);
+  const output = await assembleOutput(doc, pages, { signal: opts.signal, pdfa: opts.pdfa === true });
   return { ...output, pages: reports.sort((a, b) => a.index - b.index) };
 }

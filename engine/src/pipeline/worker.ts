@@ -10,6 +10,7 @@ import type { Step } from '../steps/registry.js';
 import { assembleInThread, type AssembledOutput } from './assemble.js';
 import { restorePageInThread, type PageOptions, type RestoredPage } from './page.js';
 import { threadServices } from './thread-services.js';
+import type { BuildPdfOptions } from '../io/encode.js';
 
 export interface PageTask {
   doc: Doc;
@@ -54,8 +55,9 @@ export async function describePdfTask(bytes: Uint8Array): Promise<PdfTaskResult>
 export interface AssembleTask {
   doc: Doc;
   pages: (RestoredPage | null)[];
+  pdf: BuildPdfOptions;
 }
 
 export async function assembleTask(task: AssembleTask): Promise<AssembledOutput> {
-  return assembleInThread(task.doc, task.pages);
+  return assembleInThread(task.doc, task.pages, task.pdf);
 }

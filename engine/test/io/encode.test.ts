@@ -1,0 +1,235 @@
+// The restored PDF: small (few-level lossless text pages), a text layer whose word boxes lie on the page's
+// words (read back with poppler's pdftotext -bbox), and a PDF/A-2b option. pdf_001 (3 pages, 200 DPI, JPEG
+// scans) is restored once for all of them.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  PDFStream,
+  decodePDFRawStream,
+} from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeEnginePool, loadDocument, restorePage, type RestoredPage } from '../../src/index.js';
+import { fewLevelGrey, packGrey, TEXT_PAGE_BYTES_PER_PIXEL } from '../../src/io/encode.js';
+import { srgbIccProfile } from '../../src/io/pdfa.js';
+import { assembleOutput } from '../../src/pipeline/restore.js';
+import { evalFile } from '../helpers.js';
+
+const input = evalFile('pdf_001', 'degraded.pdf');
+let dir = '';
+let pages: RestoredPage[] = [];
+let plain: Uint8Array;
+let pdfa: Uint8Array;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'folio-encode-'));
+  const doc = await loadDocument(input);
+  // All pages are queued at once, so each page's time limit also covers its wait for a pool thread.
+  pages = await Promise.all(
+    Array.from({ length: doc.pageCount }, (_, i) => restorePage(doc, i, { timeoutMs: 600_000 })),
+  );
+  plain = (await assembleOutput(doc, pages)).bytes;
+  pdfa = (await assembleOutput(doc, pages, { pdfa: true })).bytes;
+}, 900_000);
+
+afterAll(async () => {
+  await closeEnginePool();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function tool(cmd: string, args: string[], bytes: Uint8Array): Promise<string> {
+  const file = path.join(dir, `${cmd}-${Math.random().toString(36).slice(2)}.pdf`);
+  await writeFile(file, bytes);
+  // pdftotext writes to a file unless told '-'; the other poppler tools print.
+  const run = spawnSync(cmd, [...args, file, ...(cmd === 'pdftotext' ? ['-'] : [])], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`${cmd} failed: ${run.stderr}`);
+  return run.stdout;
+}
+
+interface PlacedWord {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** pdftotext -bbox: each page's words with their boxes in points (top-left origin). */
+async function bboxWords(bytes: Uint8Array): Promise<PlacedWord[][]> {
+  const xhtml = await tool('pdftotext', ['-bbox'], bytes);
+  const unescape = (s: string) =>
+    s.replace(
+      /&(amp|lt|gt|quot|apos);/g,
+      (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!,
+    );
+  return xhtml
+    .split('<page ')
+    .slice(1)
+    .map((page) =>
+      [
+        ...page.matchAll(
+          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)<\/word>/g,
+        ),
+      ].map((m) => ({ text: unescape(m[5]!), x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]! })),
+    );
+}
+
+/** A stream of a loaded PDF, as stored. */
+function raw(stream: PDFStream): PDFRawStream {
+  if (!(stream instanceof PDFRawStream)) throw new Error('expected a stored stream');
+  return stream;
+}
+
+describe('restored PDF size', () => {
+  it('is no larger than the scanned input, and each 200-DPI text page takes at most 150 KB', async () => {
+    expect(pages.map((p) => [p.kind, p.dpi])).toEqual([
+      ['document', 200],
+      ['document', 200],
+      ['document', 200],
+    ]);
+    expect(plain.length).toBeLessThanOrEqual(input.length);
+    expect(pdfa.length).toBeLessThanOrEqual(input.length);
+    const whole = await PDFDocument.load(plain);
+    for (let i = 0; i < whole.getPageCount(); i++) {
+      const single = await PDFDocument.create();
+      const [page] = await single.copyPages(whole, [i]);
+      single.addPage(page);
+      expect((await single.save({ useObjectStreams: true })).length).toBeLessThanOrEqual(150_000);
+    }
+  });
+
+  it('keeps the page images at full size with few grey levels', async () => {
+    const listed = await tool('pdfimages', ['-list'], plain);
+    const rows = listed
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim())
+      .map((l) => l.trim().split(/\s+/));
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      // page num type width height color comp bpc enc …
+      expect(row.slice(3, 6)).toEqual(['1700', '2200', 'gray']);
+      expect(Number(row[7])).toBeLessThanOrEqual(4);
+    }
+  });
+});
+
+describe('text layer', () => {
+  it.each([
+    ['plain', () => plain],
+    ['PDF/A', () => pdfa],
+  ])('puts each OCR word where pdftotext -bbox finds it (%s)', async (_name, output) => {
+    const found = await bboxWords(output());
+    expect(found).toHaveLength(pages.length);
+    let checked = 0;
+    for (const [i, page] of pages.entries()) {
+      const scale = 612 / page.width;
+      const words = page.words.filter((w) => /^[\x21-\x7e]+$/.test(w.text.trim()));
+      expect(words.length).toBeGreaterThan(100);
+      for (const word of words) {
+        const want = { x0: word.x0 * scale, y0: word.y0 * scale, x1: word.x1 * scale, y1: word.y1 * scale };
+        const h = want.y1 - want.y0;
+        // Across within 2 pt; down: the descent ends at the box's bottom, the ascent (a font's own) covers its
+        // top, reaching at most 0.6 of the box's height above it.
+        const placed = found[i]!.some(
+          (f) =>
+            f.text === word.text.trim() &&
+            Math.abs(f.x0 - want.x0) < 2 &&
+            Math.abs(f.x1 - want.x1) < 2 &&
+            Math.abs(f.y1 - want.y1) <= Math.max(1, 0.15 * h) &&
+            f.y0 <= want.y0 + 0.2 * h &&
+            f.y0 >= want.y0 - 0.6 * h,
+        );
+        expect(placed, `${word.text} at ${JSON.stringify(want)}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+});
+
+describe('PDF/A-2b option', () => {
+  it('declares PDF/A-2b in XMP metadata matching the info dictionary, with an sRGB output intent and an ID', async () => {
+    const pdf = await PDFDocument.load(pdfa, { updateMetadata: false });
+    const metadata = raw(pdf.context.lookup(pdf.catalog.get(PDFName.of('Metadata')), PDFStream));
+    expect(metadata.dict.get(PDFName.of('Filter'))).toBeUndefined();
+    const xmp = Buffer.from(metadata.getContents()).toString('utf8');
+    expect(xmp).toContain('<pdfaid:part>2</pdfaid:part>');
+    expect(xmp).toContain('<pdfaid:conformance>B</pdfaid:conformance>');
+    const created = pdf.getCreationDate()!;
+    expect(xmp).toContain(
+      `<xmp:CreateDate>${created.toISOString().replace(/\.\d+Z$/, 'Z')}</xmp:CreateDate>`,
+    );
+    expect(xmp).toContain(`<pdf:Producer>${pdf.getProducer()}</pdf:Producer>`);
+    expect(xmp).toContain(`<xmp:CreatorTool>${pdf.getCreator()}</xmp:CreatorTool>`);
+
+    const intents = pdf.catalog.lookup(PDFName.of('OutputIntents'), PDFArray);
+    expect(intents.size()).toBe(1);
+    const intent = intents.lookup(0, PDFDict);
+    expect(intent.get(PDFName.of('S'))).toBe(PDFName.of('GTS_PDFA1'));
+    const profile = raw(intent.lookup(PDFName.of('DestOutputProfile'), PDFStream));
+    expect(profile.dict.get(PDFName.of('N'))?.toString()).toBe('3');
+    const icc = Buffer.from(decodePDFRawStream(profile).decode());
+    expect(icc).toEqual(srgbIccProfile());
+
+    expect(pdf.context.trailerInfo.ID).toBeInstanceOf(PDFArray);
+    expect((await tool('pdfinfo', [], pdfa)).match(/^PDF version:\s+(.*)$/m)?.[1]).toBe('1.7');
+  });
+
+  it('embeds the text layer font and keeps the same words as the plain output', async () => {
+    const fonts = (await tool('pdffonts', [], pdfa))
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim());
+    expect(fonts.length).toBeGreaterThan(0);
+    // name type encoding emb sub uni object ID: every font embedded
+    for (const line of fonts) expect(line).toMatch(/\s+yes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+$/);
+    // The same words; the order pdftotext reads them in can differ with the fonts' heights.
+    const words = async (bytes: Uint8Array) => (await tool('pdftotext', [], bytes)).split(/\s+/).sort();
+    const text = await words(pdfa);
+    expect(text.length).toBeGreaterThan(1000);
+    expect(text).toEqual(await words(plain));
+  });
+
+  it('builds a valid ICC v2 sRGB display profile', () => {
+    const icc = srgbIccProfile();
+    expect(icc.readUInt32BE(0)).toBe(icc.length);
+    expect(icc.toString('ascii', 12, 24)).toBe('mntrRGB XYZ ');
+    expect(icc.toString('ascii', 36, 40)).toBe('acsp');
+    const tags = icc.readUInt32BE(128);
+    const names = Array.from({ length: tags }, (_, i) => icc.toString('ascii', 132 + 12 * i, 136 + 12 * i));
+    expect(names.sort()).toEqual(['bTRC', 'bXYZ', 'cprt', 'desc', 'gTRC', 'gXYZ', 'rTRC', 'rXYZ', 'wtpt']);
+    for (let i = 0; i < tags; i++) {
+      const offset = icc.readUInt32BE(136 + 12 * i);
+      const size = icc.readUInt32BE(140 + 12 * i);
+      expect(offset % 4).toBe(0);
+      expect(offset + size).toBeLessThanOrEqual(icc.length);
+    }
+  });
+});
+
+describe('few-level grey', () => {
+  it('packs levels most significant bits first, each row starting on a byte', () => {
+    const grey = new Uint8Array([0, 85, 170, 255, 255, 0]);
+    expect([...packGrey(grey, 3, 2, 2)]).toEqual([0b00011000, 0b11110000]);
+    expect([...packGrey(grey, 6, 1, 1)]).toEqual([0b00111000]);
+    expect([...packGrey(grey, 3, 2, 4)]).toEqual([0x05, 0xa0, 0xff, 0x00]);
+  });
+
+  it('keeps 16 levels when they fit the budget and falls to fewer when they do not', async () => {
+    const [w, h] = [400, 300];
+    const paper = new Uint8Array(w * h).fill(255);
+    expect((await fewLevelGrey(paper, w, h)).bits).toBe(4);
+    let seed = 7;
+    const noise = paper.map(() => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+    const chosen = await fewLevelGrey(noise, w, h);
+    expect(chosen.bits).toBe(1);
+    expect(chosen.data.length).toBeGreaterThan(TEXT_PAGE_BYTES_PER_PIXEL * w * h);
+  });
+});
