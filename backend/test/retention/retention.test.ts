@@ -56,7 +56,12 @@ beforeAll(async () => {
     bus,
     previews,
     purger: new FilePurger(files, storage, bus),
-    limits: { maxPdfPages: 20, originalRetentionDays: 7, checkTimeoutMs: 60_000, storageQuotaBytes: 1024 ** 3 },
+    limits: {
+      maxPdfPages: 20,
+      originalRetentionDays: 7,
+      checkTimeoutMs: 60_000,
+      storageQuotaBytes: 1024 ** 3,
+    },
     now,
   });
   retention = newRetention();
