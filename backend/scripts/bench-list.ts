@@ -8,9 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../src/db/database.js';
-import { FileRepository, type FileRow } from '../src/files/file-repository.js';
-import { contentKey } from '../src/files/storage-keys.js';
+import { seedFiles } from './seed-files.js';
 
 const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -65,36 +63,7 @@ async function startApi(dataDir: string): Promise<{ child: ChildProcess; base: s
 
 /** 1,000 rows written straight into the app's SQLite file (uploading them would measure uploads instead). */
 async function seed(dataDir: string, userId: string): Promise<void> {
-  const db = openDatabase({ sqlitePath: path.join(dataDir, 'folio.sqlite') });
-  const files = new FileRepository(db);
-  const start = Date.now() - FILES * 60_000;
-  for (let i = 0; i < FILES; i++) {
-    const id = randomUUID();
-    const at = new Date(start + i * 60_000).toISOString();
-    const row: FileRow = {
-      id,
-      user_id: userId,
-      type: i % 3 === 0 ? 'restored' : 'original',
-      filename: `scan-${i}.pdf`,
-      original_filename: `scan-${i}.pdf`,
-      file_type: 'pdf',
-      mime: 'application/pdf',
-      size_bytes: 1_000_000 + i,
-      page_count: 1 + (i % 7),
-      status: 'uploaded',
-      storage_key: contentKey(id),
-      preview_key: null,
-      preview_status: 'none',
-      original_file_id: null,
-      job_id: null,
-      expires_at: new Date(start + 30 * 86_400_000).toISOString(),
-      deleted_at: null,
-      created_at: at,
-      updated_at: at,
-    };
-    await files.insert(row);
-  }
-  await db.destroy();
+  await seedFiles(dataDir, userId, FILES);
 }
 
 const run = (url: string, connections: number, headers: Record<string, string> = {}) =>

@@ -12,11 +12,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { openDatabase } from '../src/db/database.js';
-import { FileRepository, type FileRow } from '../src/files/file-repository.js';
-import { contentKey } from '../src/files/storage-keys.js';
 import { benchJobs } from './bench-jobs.js';
 import { benchThroughput } from './bench-throughput.js';
+import { seedFiles } from './seed-files.js';
 
 const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
 
@@ -164,36 +162,7 @@ async function benchUploads(api: Api): Promise<void> {
 async function benchList(api: Api): Promise<void> {
   const { token, userId } = await signIn(api.base);
   // 1,000 rows written straight into the app's SQLite file (uploading them would measure uploads instead).
-  const db = openDatabase({ sqlitePath: path.join(api.dataDir, 'folio.sqlite') });
-  const files = new FileRepository(db);
-  const start = Date.now() - 1000 * 60_000;
-  for (let i = 0; i < 1000; i++) {
-    const id = randomUUID();
-    const at = new Date(start + i * 60_000).toISOString();
-    const row: FileRow = {
-      id,
-      user_id: userId,
-      type: i % 3 === 0 ? 'restored' : 'original',
-      filename: `scan-${i}.pdf`,
-      original_filename: `scan-${i}.pdf`,
-      file_type: 'pdf',
-      mime: 'application/pdf',
-      size_bytes: 1_000_000 + i,
-      page_count: 1 + (i % 7),
-      status: 'uploaded',
-      storage_key: contentKey(id),
-      preview_key: null,
-      preview_status: 'none',
-      original_file_id: null,
-      job_id: null,
-      expires_at: new Date(start + 30 * 86_400_000).toISOString(),
-      deleted_at: null,
-      created_at: at,
-      updated_at: at,
-    };
-    await files.insert(row);
-  }
-  await db.destroy();
+  await seedFiles(api.dataDir, userId, 1000);
 
   const headers = { authorization: `Bearer ${token}` };
   for (let i = 0; i < 10; i++) await (await fetch(`${api.base}/api/v1/files/all`, { headers })).arrayBuffer();
