@@ -2,64 +2,14 @@
 // to /health meanwhile. Starts the real app (`src/main.ts`) as a child process on a temp SQLite file, loads it
 // with autocannon on loopback for a few seconds per case and prints figures only (no assertions).
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startApi, stop } from './bench-jobs.js';
 import { seedFiles } from './seed-files.js';
 
-const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const FILES = 1000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function startApi(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: BACKEND_DIR,
-    env: {
-      ...process.env,
-      FOLIO_ENV: 'development',
-      FOLIO_DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      S3_BUCKET: '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DEV_LOGIN: 'true',
-      GOOGLE_CLIENT_ID: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}`);
-    if (
-      await fetch(`${base}/api/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (i > 600) throw new Error('the API did not start within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { child, base };
-}
 
 /** 1,000 rows written straight into the app's SQLite file (uploading them would measure uploads instead). */
 async function seed(dataDir: string, userId: string): Promise<void> {
@@ -77,16 +27,18 @@ function line(label: string, result: autocannon.Result): string {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'folio-bench-list-'));
-const api = await startApi(dataDir);
+const { api, proc } = await startApi({
+  FOLIO_DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  S3_BUCKET: '',
+});
 try {
-  const signedIn = await fetch(`${api.base}/api/v1/auth/dev-login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${randomUUID()}@example.test`, name: 'Bench' }),
-  });
-  const { token, user } = (await signedIn.json()) as { token: string; user: { id: string } };
-  await seed(dataDir, user.id);
-  const headers = { authorization: `Bearer ${token}` };
+  const me = (await (await fetch(`${api.base}/api/v1/users/me`, { headers: api.auth })).json()) as {
+    id: string;
+  };
+  await seed(dataDir, me.id);
+  const headers = api.auth;
   const health = `${api.base}/api/v1/health`;
   console.log(`GET /files/all, ${FILES} files, ${SECONDS} s per case (${process.version}, SQLite, loopback)`);
   console.log(line('/health alone, 1 connection', await run(health, 1)));
@@ -106,8 +58,6 @@ try {
     }
   }
 } finally {
-  const exited = new Promise((resolve) => api.child.once('exit', resolve));
-  api.child.kill('SIGTERM');
-  await exited;
+  await stop([proc]);
   rmSync(dataDir, { recursive: true, force: true });
 }
