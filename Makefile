@@ -14,6 +14,7 @@ help:
 	@echo "make bench          API and job throughput figures"
 	@echo "make bench-quality  restoration benchmark over ../shared/eval/public with the baselines"
 	@echo "make models         opt-in: convert the ESRGAN models to ONNX (no step of the default plan uses them)"
+	@echo "make train          generate training pairs and train the page network into engine/weights (about 1.5 h on 2 cores)"
 
 # npm dependencies, reinstalled when the lock file changes. Install scripts are governed by
 # "allowScripts" in package.json (better-sqlite3 builds from source; onnxruntime-node's GPU download is off).
@@ -59,7 +60,26 @@ format-check: install
 
 check: format-check lint typecheck test
 
-.PHONY: help install models install-ocr install-browser install-eval-tools typecheck lint format-check check run test test-scale bench bench-quality
+# The page restoration network (engine/training): pairs from the eval generator with more fonts, then about
+# 75 minutes of training on the CPU (Debian's python3-torch, a training-time tool only; the product runs the ONNX
+# file with onnxruntime-node). TRAIN_SEED and TRAIN_PAGES pick the data; TRAIN_MINUTES the time budget.
+TRAIN_DIR ?= $(CURDIR)/data/training
+TRAIN_SEED ?= 20261124
+TRAIN_PAGES ?= 400
+TRAIN_MINUTES ?= 75
+TRAIN_PKGS := python3-torch fonts-noto-core fonts-crosextra-carlito fonts-crosextra-caladea fonts-cantarell \
+	fonts-ebgaramond fonts-linuxlibertine fonts-texgyre
+install-train: install-eval-tools
+	@/usr/bin/python3 -c 'import torch' 2>/dev/null && fc-list | grep -q Carlito || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRAIN_PKGS); }
+
+train: install-train
+	/usr/bin/python3 engine/training/make_pairs.py --out $(TRAIN_DIR)/pairs-$(TRAIN_SEED) --seed $(TRAIN_SEED) --pages $(TRAIN_PAGES)
+	cd engine/training && /usr/bin/python3 train.py --pairs $(TRAIN_DIR)/pairs-$(TRAIN_SEED) \
+	  --out $(CURDIR)/engine/weights/page-net --minutes $(TRAIN_MINUTES)
+	rm -f engine/weights/page-net.pt
+
+.PHONY: help install models install-train train install-ocr install-browser install-eval-tools typecheck lint format-check check run test test-scale bench bench-quality
 
 # The web app is built once and served by the backend on the same origin.
 web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/public web/index.html -type f 2>/dev/null)
