@@ -61,7 +61,7 @@ export async function freshSet(
   ].join('');
   const dir = path.join(cacheDir, `${profileTag}-seed${o.seed}${counts ? `-${counts}` : ''}`);
   const script = path.join(evalDir, 'tools', 'make_set.py');
-  const command = ['python3', script, ...makeSetArgs(o, dir)].join(' ');
+  const command = [python, script, ...makeSetArgs(o, dir)].join(' ');
   if (existsSync(path.join(dir, 'manifest.json'))) return { dir, generated: false, command };
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
@@ -70,7 +70,10 @@ export async function freshSet(
   const run = spawnSync(python, [script, ...makeSetArgs(o, tmp)], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  if (run.status !== 0) throw new Error(`make_set.py exited with ${run.status}`);
+  if (run.status !== 0) {
+    await rm(tmp, { recursive: true, force: true });
+    throw new Error(`make_set.py exited with ${run.status}`);
+  }
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
   return { dir, generated: true, command };

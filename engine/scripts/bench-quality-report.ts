@@ -359,7 +359,8 @@ export function formatReport(r: Report): string {
   out.push(
     '## Acceptance lines',
     '',
-    "The issue's acceptance is on the fresh set; the public set's lines are given for comparison.",
+    "The issue's acceptance is on the fresh set" +
+      (r.sets.some((s) => s.label === 'public') ? "; the public set's lines are given for comparison." : '.'),
     '',
     '| set | criterion | figure | verdict |',
     '|---|---|---|---|',
