@@ -12,7 +12,7 @@ help:
 	@echo "make typecheck      tsc --noEmit in every workspace"
 	@echo "make test-scale     the multi-process scale-out suite (2 API nodes, 2 workers, PostgreSQL, Redis, S3) and its figures"
 	@echo "make bench          API and job throughput figures"
-	@echo "make bench-quality  restoration benchmark over ../shared/eval/public with the baselines"
+	@echo "make bench-quality  restoration benchmark: public eval set and a fresh seed, baselines, gap"
 	@echo "make models         opt-in: convert the ESRGAN models to ONNX (no step of the default plan uses them)"
 	@echo "make train          generate training pairs and train the page network into engine/weights (about 1.5 h on 2 cores)"
 
