@@ -19,6 +19,8 @@ export type RestoreMode = 'auto' | 'document' | 'photo';
 
 export interface PagePlan {
   kind: PageKind;
+  /** Which plan the page got: mixed pages full of colour take the photo plan. */
+  route: 'document' | 'photo';
   features: PageFeatures;
   measures: Record<string, number>;
   steps: StepCall[];
@@ -71,7 +73,7 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
     (kind === 'mixed' &&
       (features.colourfulShare > 0.3 || features.meanChroma > 15 || fadedPicture(img, features)))
   )
-    return { kind, features, measures, ...planPhoto(img, measures) };
+    return { kind, route: 'photo', features, measures, ...planPhoto(img, measures) };
   const specks = speckShare(img);
   measures.specks = specks;
   const steps: StepCall[] = [];
@@ -121,5 +123,5 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   }
   // Otherwise stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
   // levels change and stroke filling cost more words (faint and small print) than they won.
-  return { kind, features, measures, steps, conservative };
+  return { kind, route: 'document', features, measures, steps, conservative };
 }

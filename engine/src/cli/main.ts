@@ -1,4 +1,4 @@
-// folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp]
+// folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net]
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { closeEnginePool } from '../pipeline/pool.js';
 import { describeFallback } from '../pipeline/page.js';
 import { restore } from '../pipeline/restore.js';
 
-const USAGE = 'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp]';
+const USAGE = 'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net]';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -20,6 +20,8 @@ async function main(): Promise<number> {
       'keep-temp': { type: 'boolean', default: false },
       // PDF input: write PDF/A-2b.
       pdfa: { type: 'boolean', default: false },
+      // The classical steps alone, without the trained network (comparisons).
+      'no-page-net': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -39,6 +41,7 @@ async function main(): Promise<number> {
     const result = await restore(await readFile(input), {
       mode,
       pdfa: values.pdfa,
+      ...(values['no-page-net'] ? { pageNet: false } : {}),
       ...(keepTempDir ? { keepTempDir } : {}),
       onPageStart: (index) => console.error(`page ${index + 1} started`),
       onProgress: (p) =>

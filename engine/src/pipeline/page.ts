@@ -9,6 +9,7 @@ import type { RawImage } from '../image.js';
 import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
+import { pageNetAvailable } from '../models/page-net.js';
 import { mergeWords } from './patch.js';
 import { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 import type { PageServices } from './services.js';
@@ -19,6 +20,7 @@ import type { PageServices } from './services.js';
  * the whole page falls back.
  */
 const MAX_PATCHED_LINE_SHARE = 0.5;
+const PAGE_NET = 'restore-page-net';
 
 export interface PageOptions {
   mode?: RestoreMode;
@@ -28,6 +30,8 @@ export interface PageOptions {
   steps?: StepCall[];
   /** OCR words for a PDF text layer; on by default for PDF input. */
   ocr?: boolean;
+  /** The trained network first on document pages; on by default when its weights are present. */
+  pageNet?: boolean;
 }
 
 export interface RestoredPage {
@@ -99,13 +103,25 @@ export async function restorePageInThread(
   const prefix = `p${String(index + 1).padStart(3, '0')}`;
   await keep(opts.keepTempDir, `${prefix}-00-input`, image);
   const plan = planPage(image, dpi, opts.mode ?? 'auto');
-  const calls = opts.steps ?? plan.steps;
   const keepAs = opts.keepTempDir ? { dir: opts.keepTempDir, prefix } : undefined;
+  const useNet =
+    !opts.steps && plan.route === 'document' && (opts.pageNet ?? pageNetAvailable()) && registry.has(PAGE_NET);
   // The word guard checks document pages restored by the measured plan; it reads the input meanwhile.
-  const guarded = plan.kind !== 'photo' && !opts.steps && calls.length > 0;
+  const guarded = !opts.steps && plan.kind !== 'photo' && (useNet || plan.steps.length > 0);
   const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
-  let output = await runSteps(image, calls, registry, keepAs);
-  let applied = calls.map((c) => c.name);
+  // With the network, the classical steps are planned again on its output (what damage it left, how the page
+  // lies); the classical plan on the input stays the fallback.
+  let calls = opts.steps ?? plan.steps;
+  let output = image;
+  let applied: string[] = [];
+  if (useNet) {
+    output = await registry.get(PAGE_NET).run(image, {});
+    await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
+    calls = planPage(output, dpi, 'document').steps;
+    applied = [PAGE_NET];
+  }
+  output = await runSteps(output, calls, registry, keepAs);
+  applied = [...applied, ...calls.map((c) => c.name)];
   let fallback: RestoredPage['fallback'];
   let words: OcrWord[] | undefined;
   // Steps may change the resolution (upscaling); the page's physical size stays.
@@ -126,7 +142,7 @@ export async function restorePageInThread(
         ));
       const found = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
       // Lines found on the input as it came only line up with the output when no step moved the page.
-      const placeable = verdict.frame === 'output' || !calls.some((c) => c.name === 'deskew');
+      const placeable = verdict.frame === 'output' || !applied.includes('deskew');
       const lines = verdict.badLines.length;
       const patched =
         placeable && (lines <= 2 || lines <= verdict.checkedLines * MAX_PATCHED_LINE_SHARE)
