@@ -1,12 +1,14 @@
 // The default step registry: every built-in step, by name.
 import { documentSteps } from './document.js';
+import { geometrySteps } from './geometry.js';
 import { photoSteps } from './photo.js';
 import { photoRestoreSteps } from './photo-restore.js';
 import { StepRegistry } from './registry.js';
 
 export function createDefaultRegistry(): StepRegistry {
   const registry = new StepRegistry();
-  for (const step of [...documentSteps, ...photoSteps, ...photoRestoreSteps]) registry.register(step);
+  for (const step of [...geometrySteps, ...documentSteps, ...photoSteps, ...photoRestoreSteps])
+    registry.register(step);
   return registry;
 }
 
