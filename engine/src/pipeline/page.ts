@@ -95,17 +95,26 @@ export async function restorePageInThread(
   services: PageServices,
 ): Promise<RestoredPage> {
   const started = performance.now();
-  const { image, dpi } = await decodePage(doc, index);
+  const { image: decoded, dpi } = await decodePage(doc, index);
   const prefix = `p${String(index + 1).padStart(3, '0')}`;
-  await keep(opts.keepTempDir, `${prefix}-00-input`, image);
-  const plan = planPage(image, dpi, opts.mode ?? 'auto');
+  await keep(opts.keepTempDir, `${prefix}-00-input`, decoded);
+  const plan = planPage(decoded, dpi, opts.mode ?? 'auto');
   const calls = opts.steps ?? plan.steps;
   const keepAs = opts.keepTempDir ? { dir: opts.keepTempDir, prefix } : undefined;
+  // Steps that change the page's frame (perspective, quarter turns) come first: the guard, the steps and the
+  // fallbacks all start from the page as they leave it, so every word box lies in the output's frame.
+  const geometry = opts.steps ? [] : plan.geometry;
+  const image = await runSteps(
+    decoded,
+    geometry,
+    registry,
+    keepAs && { ...keepAs, prefix: `${prefix}-geometry` },
+  );
   // The word guard checks document pages restored by the measured plan; it reads the input meanwhile.
   const guarded = plan.kind !== 'photo' && !opts.steps && calls.length > 0;
   const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
   let output = await runSteps(image, calls, registry, keepAs);
-  let applied = calls.map((c) => c.name);
+  let applied = [...geometry, ...calls].map((c) => c.name);
   let fallback: RestoredPage['fallback'];
   let words: OcrWord[] | undefined;
   // Steps may change the resolution (upscaling); the page's physical size stays.
@@ -148,7 +157,7 @@ export async function restorePageInThread(
       } else if (!verdict.accept) {
         fallback = found;
         output = await runConservative();
-        applied = plan.conservative.map((c) => c.name);
+        applied = [...geometry, ...plan.conservative].map((c) => c.name);
       } else words = verdict.outputWords;
     }
   }
