@@ -99,14 +99,14 @@ class Grid {
   private key(cx: number, cy: number): number {
     return cy * 100_003 + cx;
   }
-  /** Indexes of the boxes whose centre lies within `reach` cells of box i's centre cell. */
-  near(i: number, reach: number): number[] {
+  /** Indexes of the boxes whose centre lies within `reachX` cells across and `reachY` down of box i's cell. */
+  near(i: number, reachX: number, reachY = reachX): number[] {
     const b = this.boxes[i]!;
     const cx = Math.floor((b.x0 + b.x1) / 2 / this.cell);
     const cy = Math.floor((b.y0 + b.y1) / 2 / this.cell);
     const out: number[] = [];
-    for (let y = cy - reach; y <= cy + reach; y++)
-      for (let x = cx - reach; x <= cx + reach; x++)
+    for (let y = cy - reachY; y <= cy + reachY; y++)
+      for (let x = cx - reachX; x <= cx + reachX; x++)
         for (const j of this.cells.get(this.key(x, y)) ?? []) if (j !== i) out.push(j);
     return out;
   }
@@ -163,7 +163,8 @@ function riseAndDrop(
   boxes.forEach((a, i) => {
     const left: { gap: number; b: GlyphBox }[] = [];
     const right: { gap: number; b: GlyphBox }[] = [];
-    for (const j of grid.near(i, NEIGHBOURS + 1)) {
+    // Same line: centres at most a glyph apart down the page.
+    for (const j of grid.near(i, NEIGHBOURS + 1, 1)) {
       const b = boxes[j]!;
       if (overlap(a.y0, a.y1, b.y0, b.y1) < 0.5 * Math.min(a.y1 - a.y0 + 1, b.y1 - b.y0 + 1)) continue;
       if (overlap(a.x0, a.x1, b.x0, b.x1) > 0) continue;

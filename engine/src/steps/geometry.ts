@@ -20,13 +20,13 @@ export function turnImage(img: RawImage, turns: number): RawImage {
   const odd = t % 2 === 1;
   const out = createImage(odd ? h : w, odd ? w : h, c);
   const ow = out.width;
+  // Pixel (x, y) goes to: clockwise (h−1−y, x); half (w−1−x, h−1−y); counter-clockwise (y, w−1−x). Along a
+  // source row the destination moves by a fixed step.
+  const step = (t === 1 ? ow : t === 2 ? -1 : -ow) * c;
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      // Where pixel (x, y) goes: clockwise (x, y) → (h−1−y, x); half (w−1−x, h−1−y); counter (y, w−1−x).
-      const nx = t === 1 ? h - 1 - y : t === 2 ? w - 1 - x : y;
-      const ny = t === 1 ? x : t === 2 ? h - 1 - y : w - 1 - x;
-      const src = (y * w + x) * c;
-      const dst = (ny * ow + nx) * c;
+    let dst = (t === 1 ? h - 1 - y : t === 2 ? (h - 1 - y) * ow + w - 1 : (w - 1) * ow + y) * c;
+    let src = y * w * c;
+    for (let x = 0; x < w; x++, dst += step, src += c) {
       for (let k = 0; k < c; k++) out.data[dst + k] = data[src + k]!;
     }
   }
@@ -83,12 +83,14 @@ export function warpQuad(img: RawImage, quad: Quad, width: number, height: numbe
   const out = createImage(width, height, c);
   for (let y = 0; y < height; y++) {
     const py = y + 0.5;
-    for (let x = 0; x < width; x++) {
-      const px = x + 0.5;
-      const d = m[6]! * px + m[7]! * py + m[8]!;
+    // Numerators and denominator at x + 0.5, stepped along the row.
+    let nx = m[0]! * 0.5 + m[1]! * py + m[2]!;
+    let ny = m[3]! * 0.5 + m[4]! * py + m[5]!;
+    let d = m[6]! * 0.5 + m[7]! * py + m[8]!;
+    for (let x = 0; x < width; x++, nx += m[0]!, ny += m[3]!, d += m[6]!) {
       // Pixel-edge coordinates to pixel-centre coordinates.
-      const sx = Math.min(w - 1, Math.max(0, (m[0]! * px + m[1]! * py + m[2]!) / d - 0.5));
-      const sy = Math.min(h - 1, Math.max(0, (m[3]! * px + m[4]! * py + m[5]!) / d - 0.5));
+      const sx = Math.min(w - 1, Math.max(0, nx / d - 0.5));
+      const sy = Math.min(h - 1, Math.max(0, ny / d - 0.5));
       const x0 = Math.min(w - 2, Math.floor(sx));
       const y0 = Math.min(h - 2, Math.floor(sy));
       const fx = sx - x0;
