@@ -99,16 +99,17 @@ class Grid {
   private key(cx: number, cy: number): number {
     return cy * 100_003 + cx;
   }
-  /** Indexes of the boxes whose centre lies within `reachX` cells across and `reachY` down of box i's cell. */
-  near(i: number, reachX: number, reachY = reachX): number[] {
+  /** Calls `visit` with each box whose centre lies within `reachX` cells across and `reachY` down of box i's cell. */
+  forNear(i: number, reachX: number, reachY: number, visit: (j: number) => void): void {
     const b = this.boxes[i]!;
     const cx = Math.floor((b.x0 + b.x1) / 2 / this.cell);
     const cy = Math.floor((b.y0 + b.y1) / 2 / this.cell);
-    const out: number[] = [];
-    for (let y = cy - reachY; y <= cy + reachY; y++)
-      for (let x = cx - reachX; x <= cx + reachX; x++)
-        for (const j of this.cells.get(this.key(x, y)) ?? []) if (j !== i) out.push(j);
-    return out;
+    for (let y = cy - reachY; y <= cy + reachY; y++) {
+      for (let x = cx - reachX; x <= cx + reachX; x++) {
+        const list = this.cells.get(this.key(x, y));
+        if (list) for (const j of list) if (j !== i) visit(j);
+      }
+    }
   }
 }
 
@@ -131,7 +132,7 @@ function directionVotes(boxes: readonly GlyphBox[], grid: Grid, reach: number): 
   boxes.forEach((a, i) => {
     let bestH = Infinity;
     let bestV = Infinity;
-    for (const j of grid.near(i, reach)) {
+    grid.forNear(i, reach, reach, (j) => {
       const b = boxes[j]!;
       const oy = overlap(a.y0, a.y1, b.y0, b.y1);
       const ox = overlap(a.x0, a.x1, b.x0, b.x1);
@@ -139,7 +140,7 @@ function directionVotes(boxes: readonly GlyphBox[], grid: Grid, reach: number): 
         bestH = Math.min(bestH, gapBetween(a.x0, a.x1, b.x0, b.x1));
       else if (ox >= 0.5 * Math.min(a.x1 - a.x0 + 1, b.x1 - b.x0 + 1) && oy <= 0)
         bestV = Math.min(bestV, gapBetween(a.y0, a.y1, b.y0, b.y1));
-    }
+    });
     if (bestH < bestV) h++;
     else if (bestV < bestH) v++;
   });
@@ -160,41 +161,73 @@ function riseAndDrop(
 ): { rising: number; dropping: number } {
   let rising = 0;
   let dropping = 0;
+  // Scratch space, reused for every glyph: the nearest glyphs each side (by gap), slopes, tops and bottoms.
+  const nearGap = [new Float64Array(NEIGHBOURS), new Float64Array(NEIGHBOURS)];
+  const nearIdx = [new Int32Array(NEIGHBOURS), new Int32Array(NEIGHBOURS)];
+  const count = [0, 0];
+  const members = new Int32Array(2 * NEIGHBOURS + 1);
+  const slopes = new Float64Array((2 * NEIGHBOURS + 1) * 2 * NEIGHBOURS);
+  const tops = new Float64Array(2 * NEIGHBOURS + 1);
+  const bottoms = new Float64Array(2 * NEIGHBOURS + 1);
+  const centre = (b: GlyphBox) => (b.x0 + b.x1) / 2;
+  const middle = (values: Float64Array, n: number) => values.subarray(0, n).sort()[n >> 1]!;
   boxes.forEach((a, i) => {
-    const left: { gap: number; b: GlyphBox }[] = [];
-    const right: { gap: number; b: GlyphBox }[] = [];
+    count[0] = 0;
+    count[1] = 0;
     // Same line: centres at most a glyph apart down the page.
-    for (const j of grid.near(i, NEIGHBOURS + 1, 1)) {
+    grid.forNear(i, NEIGHBOURS + 1, 1, (j) => {
       const b = boxes[j]!;
-      if (overlap(a.y0, a.y1, b.y0, b.y1) < 0.5 * Math.min(a.y1 - a.y0 + 1, b.y1 - b.y0 + 1)) continue;
-      if (overlap(a.x0, a.x1, b.x0, b.x1) > 0) continue;
+      if (overlap(a.y0, a.y1, b.y0, b.y1) < 0.5 * Math.min(a.y1 - a.y0 + 1, b.y1 - b.y0 + 1)) return;
+      if (overlap(a.x0, a.x1, b.x0, b.x1) > 0) return;
       const gap = gapBetween(a.x0, a.x1, b.x0, b.x1);
-      if (gap > NEIGHBOURS * size) continue;
-      (b.x1 < a.x0 ? left : right).push({ gap, b });
+      if (gap > NEIGHBOURS * size) return;
+      // Insert into that side's list of the nearest, kept sorted by gap.
+      const side = b.x1 < a.x0 ? 0 : 1;
+      const gaps = nearGap[side]!;
+      const idx = nearIdx[side]!;
+      let k = Math.min(count[side]!, NEIGHBOURS - 1);
+      if (count[side] === NEIGHBOURS && gap >= gaps[k]!) return;
+      while (k > 0 && gaps[k - 1]! > gap) {
+        gaps[k] = gaps[k - 1]!;
+        idx[k] = idx[k - 1]!;
+        k--;
+      }
+      gaps[k] = gap;
+      idx[k] = j;
+      count[side] = Math.min(NEIGHBOURS, count[side]! + 1);
+    });
+    // Both sides' nearest, nearest first; an odd group, so that its medians are true middles and the measure
+    // is the same turned half round.
+    let n = 0;
+    members[n++] = i;
+    for (let l = 0, r = 0; l < count[0] || r < count[1];) {
+      const takeLeft = r >= count[1] || (l < count[0] && nearGap[0]![l]! <= nearGap[1]![r]!);
+      members[n++] = takeLeft ? nearIdx[0]![l++]! : nearIdx[1]![r++]!;
     }
-    const byGap = (p: { gap: number }, q: { gap: number }) => p.gap - q.gap;
-    const near = [...left.sort(byGap).slice(0, NEIGHBOURS), ...right.sort(byGap).slice(0, NEIGHBOURS)].sort(
-      byGap,
-    );
-    // An odd group, so that its medians are true middles and the measure is the same turned half round.
-    if (near.length % 2 === 1) near.pop();
-    if (near.length < 4) return;
-    const group = [a, ...near.map((n) => n.b)];
+    if (n % 2 === 0) n--;
+    if (n < 5) return;
     // A skewed line: tops and bottoms are read along the group's own slope (the median slope between pairs of
     // tops and pairs of bottoms, which most glyphs share).
-    const centre = (b: GlyphBox) => (b.x0 + b.x1) / 2;
-    const slopes: number[] = [];
-    for (let p = 0; p < group.length; p++) {
-      for (let q = p + 1; q < group.length; q++) {
-        const dx = centre(group[q]!) - centre(group[p]!);
+    let m = 0;
+    for (let p = 0; p < n; p++) {
+      const bp = boxes[members[p]!]!;
+      for (let q = p + 1; q < n; q++) {
+        const bq = boxes[members[q]!]!;
+        const dx = centre(bq) - centre(bp);
         if (dx === 0) continue;
-        slopes.push((group[q]!.y0 - group[p]!.y0) / dx, (group[q]!.y1 - group[p]!.y1) / dx);
+        slopes[m++] = (bq.y0 - bp.y0) / dx;
+        slopes[m++] = (bq.y1 - bp.y1) / dx;
       }
     }
-    const slope = slopes.length > 0 ? Math.max(-MAX_SLOPE, Math.min(MAX_SLOPE, median(slopes))) : 0;
-    const shift = (b: GlyphBox) => slope * (centre(b) - centre(a));
-    const top = median(group.map((b) => b.y0 - shift(b)));
-    const bottom = median(group.map((b) => b.y1 - shift(b)));
+    const slope = m > 0 ? Math.max(-MAX_SLOPE, Math.min(MAX_SLOPE, middle(slopes, m))) : 0;
+    for (let k = 0; k < n; k++) {
+      const b = boxes[members[k]!]!;
+      const shift = slope * (centre(b) - centre(a));
+      tops[k] = b.y0 - shift;
+      bottoms[k] = b.y1 - shift;
+    }
+    const top = middle(tops, n);
+    const bottom = middle(bottoms, n);
     const xh = bottom - top;
     if (xh < 3) return;
     if (a.y0 < top - 0.3 * xh && Math.abs(a.y1 - bottom) <= 0.2 * xh) rising++;
