@@ -3,6 +3,7 @@ import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
 import { histogram, percentile, toGrey } from '../steps/pixels.js';
 import { edgeBlur } from './measure-photo.js';
+import { planGeometry } from './plan-geometry.js';
 import { planPhoto } from './plan-photo.js';
 import {
   channelRange,
@@ -23,6 +24,8 @@ export interface PagePlan {
   route: 'document' | 'photo';
   features: PageFeatures;
   measures: Record<string, number>;
+  /** Steps that change the page's frame (perspective, quarter turns): run first, before the guard reads it. */
+  geometry: StepCall[];
   steps: StepCall[];
   /** The steps kept when the word guard rejects the full plan. */
   conservative: StepCall[];
@@ -73,7 +76,15 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
     (kind === 'mixed' &&
       (features.colourfulShare > 0.3 || features.meanChroma > 15 || fadedPicture(img, features)))
   )
+<<<<<<< HEAD
     return { kind, route: 'photo', features, measures, ...planPhoto(img, measures) };
+=======
+    return { kind, features, measures, geometry: [], ...planPhoto(img, measures) };
+  // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
+  const geometry = planGeometry(img, dpi);
+  img = geometry.image;
+  Object.assign(measures, geometry.measures);
+>>>>>>> orient
   const specks = speckShare(img);
   measures.specks = specks;
   const steps: StepCall[] = [];
@@ -123,5 +134,9 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   }
   // Otherwise stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
   // levels change and stroke filling cost more words (faint and small print) than they won.
+<<<<<<< HEAD
   return { kind, route: 'document', features, measures, steps, conservative };
+=======
+  return { kind, features, measures, geometry: geometry.steps, steps, conservative };
+>>>>>>> orient
 }

@@ -9,7 +9,8 @@ import { closeEnginePool } from '../pipeline/pool.js';
 import { describeFallback } from '../pipeline/page.js';
 import { restore } from '../pipeline/restore.js';
 
-const USAGE = 'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net]';
+const USAGE =
+  'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net]';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -13,6 +13,23 @@ export interface AssembledOutput {
 }
 
 /**
+ * A restored page's size in points: the source page's, with width and height swapped when the page was turned a
+ * quarter (its image is landscape where the page was portrait, or the reverse).
+ */
+export function pageSizeOf(
+  size: { width: number; height: number },
+  page: { width: number; height: number },
+): { widthPt: number; heightPt: number } {
+  const clearly = (a: number, b: number) => a > 1.02 * b;
+  const turned =
+    (clearly(page.width, page.height) && clearly(size.height, size.width)) ||
+    (clearly(page.height, page.width) && clearly(size.width, size.height));
+  return turned
+    ? { widthPt: size.height, heightPt: size.width }
+    : { widthPt: size.width, heightPt: size.height };
+}
+
+/**
  * The output file: a restored PDF for PDF input (PDF/A-2b with `pdf.pdfa`), the same image format otherwise.
  * Null pages stay original.
  */
@@ -29,8 +46,7 @@ export async function assembleInThread(
         p === null
           ? null
           : {
-              widthPt: doc.pageSizes[i]!.width,
-              heightPt: doc.pageSizes[i]!.height,
+              ...pageSizeOf(doc.pageSizes[i]!, p),
               image: { bytes: p.bytes, mime: p.mime, width: p.width, height: p.height },
               words: p.words,
             },

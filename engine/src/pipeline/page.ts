@@ -99,13 +99,25 @@ export async function restorePageInThread(
   services: PageServices,
 ): Promise<RestoredPage> {
   const started = performance.now();
-  const { image, dpi } = await decodePage(doc, index);
+  const { image: decoded, dpi } = await decodePage(doc, index);
   const prefix = `p${String(index + 1).padStart(3, '0')}`;
-  await keep(opts.keepTempDir, `${prefix}-00-input`, image);
-  const plan = planPage(image, dpi, opts.mode ?? 'auto');
+  await keep(opts.keepTempDir, `${prefix}-00-input`, decoded);
+  const plan = planPage(decoded, dpi, opts.mode ?? 'auto');
   const keepAs = opts.keepTempDir ? { dir: opts.keepTempDir, prefix } : undefined;
+  // Steps that change the page's frame (perspective, quarter turns) come first: the guard, the steps and the
+  // fallbacks all start from the page as they leave it, so every word box lies in the output's frame.
+  const geometry = opts.steps ? [] : plan.geometry;
+  const image = await runSteps(
+    decoded,
+    geometry,
+    registry,
+    keepAs && { ...keepAs, prefix: `${prefix}-geometry` },
+  );
   const useNet =
-    !opts.steps && plan.route === 'document' && (opts.pageNet ?? pageNetAvailable()) && registry.has(PAGE_NET);
+    !opts.steps &&
+    plan.route === 'document' &&
+    (opts.pageNet ?? pageNetAvailable()) &&
+    registry.has(PAGE_NET);
   // The word guard checks document pages restored by the measured plan; it reads the input meanwhile.
   const guarded = !opts.steps && plan.kind !== 'photo' && (useNet || plan.steps.length > 0);
   const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
@@ -113,12 +125,12 @@ export async function restorePageInThread(
   // lies); the classical plan on the input stays the fallback.
   let calls = opts.steps ?? plan.steps;
   let output = image;
-  let applied: string[] = [];
+  let applied = geometry.map((c) => c.name);
   if (useNet) {
     output = await registry.get(PAGE_NET).run(image, {});
     await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
     calls = planPage(output, dpi, 'document').steps;
-    applied = [PAGE_NET];
+    applied.push(PAGE_NET);
   }
   output = await runSteps(output, calls, registry, keepAs);
   applied = [...applied, ...calls.map((c) => c.name)];
@@ -164,7 +176,7 @@ export async function restorePageInThread(
       } else if (!verdict.accept) {
         fallback = found;
         output = await runConservative();
-        applied = plan.conservative.map((c) => c.name);
+        applied = [...geometry, ...plan.conservative].map((c) => c.name);
       } else words = verdict.outputWords;
     }
   }

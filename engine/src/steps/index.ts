@@ -1,5 +1,6 @@
 // The default step registry: every built-in step, by name.
 import { documentSteps } from './document.js';
+import { geometrySteps } from './geometry.js';
 import { restorePageNet } from './page-net.js';
 import { photoSteps } from './photo.js';
 import { photoRestoreSteps } from './photo-restore.js';
@@ -8,11 +9,13 @@ import { StepRegistry } from './registry.js';
 export function createDefaultRegistry(): StepRegistry {
   const registry = new StepRegistry();
   for (const step of [
+    ...geometrySteps,
     ...documentSteps,
     restorePageNet,
     ...photoSteps,
     ...photoRestoreSteps,
-  ]) registry.register(step);
+  ])
+    registry.register(step);
   return registry;
 }
 
