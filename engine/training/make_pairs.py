@@ -150,9 +150,12 @@ def make_pair(args):
     for name in own:
         f = degraded.astype(np.float32) / 255
         degraded = ms.to_u8(apply_own(name, f, rng, dpi, ms))
+    # Written under temporary names and renamed, so a reader never sees half a pair (training may run meanwhile).
     stem = os.path.join(out, "%05d" % index)
-    ms.save_png(degraded, stem + "_in.png", dpi)
-    ms.save_png(clean, stem + "_clean.png", dpi)
+    ms.save_png(degraded, stem + ".tmp_in.png", dpi)
+    ms.save_png(clean, stem + ".tmp_clean.png", dpi)
+    os.replace(stem + ".tmp_in.png", stem + "_in.png")
+    os.replace(stem + ".tmp_clean.png", stem + "_clean.png")
     return {"index": index, "seed": int(seed), "dpi": dpi, "paper": paper, "layout": layout,
             "fonts": {k: v.family for k, v in fonts.items()}, "colour": bool(colour),
             "damages": [d["type"] for d in damages] + ["own:" + n for n in own]}

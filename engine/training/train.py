@@ -34,9 +34,13 @@ def pair_paths(dirs):
 
 
 def load_pair(path):
-    degraded = Image.open(path).convert("RGB")
-    clean = Image.open(path.replace("_in.png", "_clean.png")).convert("L")
-    return np.asarray(degraded), np.asarray(clean)
+    """The pair as arrays, or None while make_pairs.py is still writing it."""
+    try:
+        degraded = Image.open(path).convert("RGB")
+        clean = Image.open(path.replace("_in.png", "_clean.png")).convert("L")
+        return np.asarray(degraded), np.asarray(clean)
+    except (OSError, SyntaxError):
+        return None
 
 
 def ink_points(clean):
@@ -95,6 +99,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--init", help="start from this checkpoint (.pt) instead of random weights")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -104,14 +109,19 @@ def main():
     # Every 20th pair (by name) is kept for validation; pairs written later join the training set as they come.
     paths = pair_paths(args.pairs)
     is_val = lambda p: int(os.path.basename(p).split("_")[0]) % 20 == 0  # noqa: E731
-    val = Patches([load_pair(p) for p in paths if is_val(p)], np.random.default_rng(args.seed + 1))
-    seen = set(paths)
-    train = Patches([load_pair(p) for p in paths if not is_val(p)], rng)
+    loaded = {p: load_pair(p) for p in paths}
+    loaded = {p: pair for p, pair in loaded.items() if pair is not None}
+    val = Patches([pair for p, pair in loaded.items() if is_val(p)], np.random.default_rng(args.seed + 1))
+    seen = set(loaded)
+    train = Patches([pair for p, pair in loaded.items() if not is_val(p)], rng)
     val_batches = [val.batch(BATCH) for _ in range(8)]
     print("%d training pages, %d validation pages, loaded in %.0f s" % (len(train.pairs), len(val.pairs),
                                                                          time.time() - started), flush=True)
 
-    model = PageNet().to(device)
+    model = PageNet()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    model = model.to(device)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60
@@ -132,8 +142,13 @@ def main():
         it += 1
         if it % 200 == 0:
             for p in pair_paths(args.pairs):
-                if p not in seen and not is_val(p):
-                    train.add(load_pair(p))
+                if p in seen:
+                    continue
+                pair = load_pair(p)
+                if pair is None:
+                    continue
+                if not is_val(p):
+                    train.add(pair)
                 seen.add(p)
         if it % 250 == 0 or time.time() - t0 >= budget:
             model.eval()
@@ -161,7 +176,7 @@ def main():
     manifest = {
         "model": "PageNet", "widths": [12, 24, 32, 48], "parameters": params, "input": "RGB page in [0, 1], NCHW",
         "output": "grey page in [0, 1]", "multiple": PageNet.MULTIPLE, "patch": PATCH, "batch": BATCH,
-        "ink_weight": INK_WEIGHT, "lr": args.lr, "seed": args.seed, "iterations": it,
+        "ink_weight": INK_WEIGHT, "lr": args.lr, "seed": args.seed, "init": args.init, "iterations": it,
         "training_seconds": round(time.time() - t0), "device": device, "threads": args.threads,
         "training_pages": len(train.pairs), "validation_pages": len(val.pairs), "validation_loss": round(best, 5), "commit": git_commit(), "data": recipes, "history": history,
     }

@@ -76,15 +76,11 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
     (kind === 'mixed' &&
       (features.colourfulShare > 0.3 || features.meanChroma > 15 || fadedPicture(img, features)))
   )
-<<<<<<< HEAD
-    return { kind, route: 'photo', features, measures, ...planPhoto(img, measures) };
-=======
-    return { kind, features, measures, geometry: [], ...planPhoto(img, measures) };
+    return { kind, route: 'photo', features, measures, geometry: [], ...planPhoto(img, measures) };
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
   const geometry = planGeometry(img, dpi);
   img = geometry.image;
   Object.assign(measures, geometry.measures);
->>>>>>> orient
   const specks = speckShare(img);
   measures.specks = specks;
   const steps: StepCall[] = [];
@@ -134,9 +130,5 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   }
   // Otherwise stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
   // levels change and stroke filling cost more words (faint and small print) than they won.
-<<<<<<< HEAD
-  return { kind, route: 'document', features, measures, steps, conservative };
-=======
-  return { kind, features, measures, geometry: geometry.steps, steps, conservative };
->>>>>>> orient
+  return { kind, route: 'document', features, measures, geometry: geometry.steps, steps, conservative };
 }
