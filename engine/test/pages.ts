@@ -69,3 +69,31 @@ export function leftShadow(page: RawImage, from = 0.3, share = 0.15): RawImage {
   }
   return out;
 }
+
+/**
+ * A grey picture without text: sky gradient, two rolling hills, a few round trees and fine texture, its tones
+ * squeezed into [low, high] (a faded, low-contrast print).
+ */
+export function greyPicture(width = 900, height = 600, low = 110, high = 190): RawImage {
+  let seed = 515;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const trees = Array.from({ length: 9 }, () => ({
+    x: rand() * width,
+    y: height * (0.45 + rand() * 0.3),
+    r: 15 + rand() * 40,
+  }));
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const hill1 = height * (0.5 + 0.08 * Math.sin(x / 90));
+      const hill2 = height * (0.68 + 0.06 * Math.sin(x / 55 + 1));
+      let v = 230 - (120 * y) / height;
+      if (y > hill1) v = 120 + 40 * Math.sin(x / 23) * Math.sin(y / 17);
+      if (y > hill2) v = 70 + 30 * Math.sin((x + y) / 11);
+      for (const t of trees) if ((x - t.x) ** 2 + (y - t.y) ** 2 < t.r * t.r) v = 40 + (20 * (y - t.y)) / t.r;
+      v += (rand() - 0.5) * 12;
+      data[y * width + x] = Math.round(low + ((high - low) * Math.max(0, Math.min(255, v))) / 255);
+    }
+  }
+  return { data, width, height, channels: 1 };
+}
