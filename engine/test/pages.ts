@@ -20,13 +20,15 @@ export interface TextPageOptions {
   /** Grey level of the ink and of the paper. */
   ink?: number;
   paper?: number;
+  /** The running text (WORDS by default). */
+  text?: string;
 }
 
 /** A grey page of running text: `lines` lines of 11 words, each starting seven words further into WORDS. */
 export async function textPage(opts: TextPageOptions = {}): Promise<RawImage> {
   const { width = 1275, height = 1650, left = 150, lines = 30, fontSize = 22, ink = 20, paper = 250 } = opts;
   const top = TEXT_TOP;
-  const words = WORDS.split(' ');
+  const words = (opts.text ?? WORDS).split(' ');
   const rows: string[] = [];
   for (let i = 0; i < lines; i++) {
     const start = (i * 7) % words.length;
@@ -71,10 +73,10 @@ export function leftShadow(page: RawImage, from = 0.3, share = 0.15): RawImage {
 }
 
 /**
- * A grey picture without text: sky gradient, two rolling hills, a few round trees and fine texture, its tones
- * squeezed into [low, high] (a faded, low-contrast print).
+ * A grey picture without text: sky gradient, two rolling hills, a few round trees and fine texture (uniform noise
+ * of `texture` levels), its tones squeezed into [low, high] (a faded, low-contrast print).
  */
-export function greyPicture(width = 900, height = 600, low = 110, high = 190): RawImage {
+export function greyPicture(width = 900, height = 600, low = 110, high = 190, texture = 12): RawImage {
   let seed = 515;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const trees = Array.from({ length: 9 }, () => ({
@@ -91,7 +93,7 @@ export function greyPicture(width = 900, height = 600, low = 110, high = 190): R
       if (y > hill1) v = 120 + 40 * Math.sin(x / 23) * Math.sin(y / 17);
       if (y > hill2) v = 70 + 30 * Math.sin((x + y) / 11);
       for (const t of trees) if ((x - t.x) ** 2 + (y - t.y) ** 2 < t.r * t.r) v = 40 + (20 * (y - t.y)) / t.r;
-      v += (rand() - 0.5) * 12;
+      v += (rand() - 0.5) * texture;
       data[y * width + x] = Math.round(low + ((high - low) * Math.max(0, Math.min(255, v))) / 255);
     }
   }

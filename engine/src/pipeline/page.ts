@@ -9,6 +9,7 @@ import type { RawImage } from '../image.js';
 import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
+import { neverWorse } from './never-worse.js';
 import { mergeWords } from './patch.js';
 import { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 import type { PageServices } from './services.js';
@@ -101,29 +102,39 @@ export async function restorePageInThread(
   const plan = planPage(image, dpi, opts.mode ?? 'auto');
   const calls = opts.steps ?? plan.steps;
   const keepAs = opts.keepTempDir ? { dir: opts.keepTempDir, prefix } : undefined;
-  // The word guard checks document pages restored by the measured plan; it reads the input meanwhile.
-  const guarded = plan.kind !== 'photo' && !opts.steps && calls.length > 0;
+  // The word guard checks every page the measured plan gives a document step, whatever its kind (a mixed page
+  // too); it reads the input meanwhile.
+  const guarded = !opts.steps && calls.some((c) => registry.get(c.name).kind === 'document');
   const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
   let output = await runSteps(image, calls, registry, keepAs);
   let applied = calls.map((c) => c.name);
   let fallback: RestoredPage['fallback'];
   let words: OcrWord[] | undefined;
   // Steps may change the resolution (upscaling); the page's physical size stays.
-  const outDpi = Math.round((dpi * output.width) / image.width);
+  let outDpi = Math.round((dpi * output.width) / image.width);
   const recognize = services.recognizeWords;
   const wantWords = (opts.ocr ?? doc.format === 'pdf') && recognize !== undefined;
   if (guard) {
     const verdict = await guard.check(output);
-    if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
+    let conservative: RawImage | undefined;
+    const runConservative = async () =>
+      (conservative ??= await runSteps(
+        image,
+        plan.conservative,
+        registry,
+        keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
+      ));
+    // The whole page must read no worse than the input; otherwise it falls back to what does.
+    const safer = await neverWorse(image, verdict, guard, runConservative);
+    if (safer) {
+      fallback = { reason: safer.reason, lostWords: verdict.lostWords };
+      output = safer.image;
+      outDpi = Math.round((dpi * output.width) / image.width);
+      applied = safer.source === 'conservative' ? plan.conservative.map((c) => c.name) : [];
+      words = safer.words;
+      await keep(opts.keepTempDir, `${prefix}-never-worse-${safer.source}`, output);
+    } else if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
     else {
-      let conservative: RawImage | undefined;
-      const runConservative = async () =>
-        (conservative ??= await runSteps(
-          image,
-          plan.conservative,
-          registry,
-          keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
-        ));
       const found = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
       // Lines found on the input as it came only line up with the output when no step moved the page.
       const placeable = verdict.frame === 'output' || !calls.some((c) => c.name === 'deskew');
