@@ -10,6 +10,7 @@ import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { neverWorse } from './never-worse.js';
+import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from './patch.js';
 import { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 import type { PageServices } from './services.js';
@@ -46,7 +47,8 @@ export interface RestoredPage {
   /**
    * Set when the word guard found clearly read words lost or changed: `words` of them were patched, word by
    * word, from the `sources` named in word-fallback.ts; without `words`, the whole page shows the conservative
-   * steps' output (the full plan was rejected).
+   * steps' output (the full plan was rejected), or the input when the page read worse (never-worse.ts). On a
+   * photo plan: the steps the self-check skipped (photo-check.ts).
    */
   fallback?: { reason: string; lostWords: string[]; words?: number; sources?: WordSources };
   measures: Record<string, number>;
@@ -74,15 +76,29 @@ async function keep(dir: string | undefined, name: string, img: RawImage): Promi
   await writeFile(path.join(dir, `${name}.png`), png);
 }
 
+/**
+ * Runs the steps in order. With `reject`, a step whose output it rejects (it returns the reason) is skipped: the
+ * next step gets that step's input, and the reason is collected in `rejected`.
+ */
 export async function runSteps(
   image: RawImage,
   calls: StepCall[],
   registry: StepRegistry,
   keepAs?: { dir: string; prefix: string },
+  reject?: {
+    check: (before: RawImage, after: RawImage, step: string) => string | undefined;
+    rejected: { step: string; reason: string }[];
+  },
 ): Promise<RawImage> {
   let current = image;
   for (const [i, call] of calls.entries()) {
-    current = await registry.get(call.name).run(current, call.params);
+    const next = await registry.get(call.name).run(current, call.params);
+    const reason = reject?.check(current, next, call.name);
+    if (reason) {
+      reject!.rejected.push({ step: call.name, reason });
+      continue;
+    }
+    current = next;
     await keep(keepAs?.dir, `${keepAs?.prefix}-${String(i + 1).padStart(2, '0')}-${call.name}`, current);
   }
   return current;
@@ -106,9 +122,20 @@ export async function restorePageInThread(
   // too); it reads the input meanwhile.
   const guarded = !opts.steps && calls.some((c) => registry.get(c.name).kind === 'document');
   const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
-  let output = await runSteps(image, calls, registry, keepAs);
-  let applied = calls.map((c) => c.name);
-  let fallback: RestoredPage['fallback'];
+  // Pages without a document step (the photo plan) check each step against its input instead: a step that changes
+  // the picture beyond what its damage explains is skipped.
+  const selfChecked = !opts.steps && !guarded;
+  const rejected: { step: string; reason: string }[] = [];
+  let output = await runSteps(
+    image,
+    calls,
+    registry,
+    keepAs,
+    selfChecked ? { check: photoStepRejected, rejected } : undefined,
+  );
+  let applied = calls.map((c) => c.name).filter((name) => !rejected.some((r) => r.step === name));
+  let fallback: RestoredPage['fallback'] =
+    rejected.length > 0 ? { reason: rejected.map((r) => r.reason).join('; '), lostWords: [] } : undefined;
   let words: OcrWord[] | undefined;
   // Steps may change the resolution (upscaling); the page's physical size stays.
   let outDpi = Math.round((dpi * output.width) / image.width);
