@@ -2,11 +2,13 @@
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
 import { histogram, percentile, toGrey } from '../steps/pixels.js';
+import { colourBeyondCast } from '../steps/photo-restore.js';
 import { edgeBlur } from './measure-photo.js';
 import { planGeometry } from './plan-geometry.js';
 import { planPhoto } from './plan-photo.js';
+import { untouchedDamage } from './damage.js';
+import { findTextLines, MIN_TEXT_LINES, MIN_TEXT_LINES_ON_PAPER, textLineCount } from './text-lines.js';
 import {
-  channelRange,
   classifyPage,
   estimateNoise,
   estimatePaperNoise,
@@ -58,8 +60,16 @@ export function speckShare(img: RawImage): number {
   return specks / (width * height);
 }
 
-function fadedPicture(img: RawImage, features: PageFeatures): boolean {
-  return features.inkShare < 0.04 && Math.min(...channelRange(img).low) > 30;
+/**
+ * Whether a page gets the document steps: only when it shows text lines. Paper share sets how many lines are needed
+ * (a page that is mostly plain paper is rarely a picture); a colourful page with text (a magazine page, a poster)
+ * keeps its colours on the photo plan unless it is mostly paper. Colourful means colour beyond one tint: yellowed
+ * or sepia paper is colourful by chroma alone, but each channel follows the grey level there.
+ */
+function routedAsText(img: RawImage, kind: PageKind, features: PageFeatures, textLines: number): boolean {
+  if (kind === 'document') return textLines >= MIN_TEXT_LINES_ON_PAPER;
+  if (textLines < MIN_TEXT_LINES) return false;
+  return features.colourfulShare <= 0.3 || colourBeyondCast(img) < 1.5;
 }
 
 export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePlan {
@@ -67,16 +77,16 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   const kind: PageKind =
     mode === 'document' ? 'document' : mode === 'photo' ? 'photo' : classifyPage(features);
   const noise = estimateNoise(img);
-  const measures: Record<string, number> = { noise, dpi };
-  // A mixed page full of colour, or tinted all over (a faded colour print: sepia, a colour cast), is treated as a
-  // picture; a grey one (a phone photo of a page) as text, unless it has next to no ink and no black anywhere: a
-  // strongly faded print, whose tones only look like paper.
-  if (
-    kind === 'photo' ||
-    (kind === 'mixed' &&
-      (features.colourfulShare > 0.3 || features.meanChroma > 15 || fadedPicture(img, features)))
-  )
-    return { kind, route: 'photo', features, measures, geometry: [], ...planPhoto(img, measures) };
+  const textLines = textLineCount(findTextLines(img, dpi));
+  const measures: Record<string, number> = { noise, dpi, textLines };
+  // Routing by text lines, not by tones alone: a yellowed form is tinted all over and a faded grey print looks
+  // like paper, but only the form has lines of characters.
+  if (mode === 'photo' || (mode === 'auto' && !routedAsText(img, kind, features, textLines))) {
+    const photo = planPhoto(img, measures);
+    // A damaged picture is never returned unchanged: damage the photo plan's gates let through gets its step.
+    if (photo.steps.length === 0) photo.steps.push(...untouchedDamage(img, measures));
+    return { kind, route: 'photo', features, measures, geometry: [], ...photo };
+  }
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
   const geometry = planGeometry(img, dpi);
   img = geometry.image;
@@ -113,18 +123,23 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   // Folds and creases: straight lines from edge to edge with shaded paper beside them (none on any clean public
   // page); after deskew, like remove-scratches.
   steps.push({ name: 'repair-creases', params: { dpi } });
-  // Faded ink (even the darkest pixels are light grey): Tesseract reads nothing until the ink is darkened.
-  const inkLevel = percentile(histogram(grey.data), grey.data.length, 0.005);
+  // Faded ink (even the darkest pixels are light grey, or close to a dim paper's level): Tesseract reads nothing
+  // until the ink is darkened.
+  const hist = histogram(grey.data);
+  const inkLevel = percentile(hist, grey.data.length, 0.005);
+  const paperLevel = percentile(hist, grey.data.length, 0.9);
   measures.inkLevel = inkLevel;
+  measures.paperLevel = paperLevel;
+  const fadedInk = inkLevel > 140 || inkLevel > 0.55 * paperLevel;
   // Soft, jagged edges (a low-resolution scan enlarged, a blurred fax): a light blur evens the grey edge pixels
   // so Tesseract's threshold cuts smooth strokes (doc CER on the dev set: low-resolution pages 0.20 → 0.14).
   const edges = edgeBlur(grey);
   measures.edgeBlur = edges;
-  if (edges >= 0.7 && !smoothed && inkLevel <= 140)
+  if (edges >= 0.7 && !smoothed && !fadedInk)
     steps.push({ name: 'smooth-document', params: { dpi: dpi * 0.7 } });
   // Faded ink fades unevenly (worse in some lines than others), so the ink is first darkened line by line, then
   // the whole page's levels are stretched.
-  if (inkLevel > 140) {
+  if (fadedInk) {
     steps.push({ name: 'restore-ink-contrast', params: { dpi } });
     steps.push({ name: 'stretch-contrast', params: {} });
   }

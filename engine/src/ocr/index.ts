@@ -77,6 +77,14 @@ export {
   type GuardResult,
 } from './guard.js';
 export {
+  MAX_CONFIDENCE_DROP,
+  MAX_LOST_WORD_SHARE,
+  READ_CONFIDENCE,
+  readingQuality,
+  readsWorse,
+  type ReadingQuality,
+} from './quality.js';
+export {
   blobs,
   maskedCrop,
   scaled,

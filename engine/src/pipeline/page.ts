@@ -10,6 +10,8 @@ import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
+import { neverWorse } from './never-worse.js';
+import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from './patch.js';
 import { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 import type { PageServices } from './services.js';
@@ -49,7 +51,8 @@ export interface RestoredPage {
   /**
    * Set when the word guard found clearly read words lost or changed: `words` of them were patched, word by
    * word, from the `sources` named in word-fallback.ts; without `words`, the whole page shows the conservative
-   * steps' output (the full plan was rejected).
+   * steps' output (the full plan was rejected), or the input when the page read worse (never-worse.ts). On a
+   * photo plan: the steps the self-check skipped (photo-check.ts).
    */
   fallback?: { reason: string; lostWords: string[]; words?: number; sources?: WordSources };
   measures: Record<string, number>;
@@ -77,15 +80,29 @@ async function keep(dir: string | undefined, name: string, img: RawImage): Promi
   await writeFile(path.join(dir, `${name}.png`), png);
 }
 
+/**
+ * Runs the steps in order. With `reject`, a step whose output it rejects (it returns the reason) is skipped: the
+ * next step gets that step's input, and the reason is collected in `rejected`.
+ */
 export async function runSteps(
   image: RawImage,
   calls: StepCall[],
   registry: StepRegistry,
   keepAs?: { dir: string; prefix: string },
+  reject?: {
+    check: (before: RawImage, after: RawImage, step: string) => string | undefined;
+    rejected: { step: string; reason: string }[];
+  },
 ): Promise<RawImage> {
   let current = image;
   for (const [i, call] of calls.entries()) {
-    current = await registry.get(call.name).run(current, call.params);
+    const next = await registry.get(call.name).run(current, call.params);
+    const reason = reject?.check(current, next, call.name);
+    if (reason) {
+      reject!.rejected.push({ step: call.name, reason });
+      continue;
+    }
+    current = next;
     await keep(keepAs?.dir, `${keepAs?.prefix}-${String(i + 1).padStart(2, '0')}-${call.name}`, current);
   }
   return current;
@@ -118,40 +135,66 @@ export async function restorePageInThread(
     plan.route === 'document' &&
     (opts.pageNet ?? pageNetAvailable()) &&
     registry.has(PAGE_NET);
-  // The word guard checks document pages restored by the measured plan; it reads the input meanwhile.
-  const guarded = !opts.steps && plan.kind !== 'photo' && (useNet || plan.steps.length > 0);
-  const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
-  // With the network, the classical steps are planned again on its output (what damage it left, how the page
-  // lies); the classical plan on the input stays the fallback.
   let calls = opts.steps ?? plan.steps;
+  // The word guard checks every page the measured plan gives a document step, whatever its kind (a mixed page
+  // too); it reads the input meanwhile.
+  const guarded = !opts.steps && (useNet || calls.some((c) => registry.get(c.name).kind === 'document'));
+  const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
+  // Pages without a document step (the photo plan) check each step against its input instead: a step that changes
+  // the picture beyond what its damage explains is skipped.
+  const selfChecked = !opts.steps && !guarded;
+  const rejected: { step: string; reason: string }[] = [];
   let output = image;
   let applied = geometry.map((c) => c.name);
+  // With the network, the classical steps are planned again on its output (what damage it left, how the page
+  // lies); the classical plan on the input stays the fallback.
   if (useNet) {
     output = await registry.get(PAGE_NET).run(image, {});
     await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
     calls = planPage(output, dpi, 'document').steps;
     applied.push(PAGE_NET);
   }
-  output = await runSteps(output, calls, registry, keepAs);
-  applied = [...applied, ...calls.map((c) => c.name)];
-  let fallback: RestoredPage['fallback'];
+  output = await runSteps(
+    output,
+    calls,
+    registry,
+    keepAs,
+    selfChecked ? { check: photoStepRejected, rejected } : undefined,
+  );
+  applied = [
+    ...applied,
+    ...calls.map((c) => c.name).filter((name) => !rejected.some((r) => r.step === name)),
+  ];
+  let fallback: RestoredPage['fallback'] =
+    rejected.length > 0 ? { reason: rejected.map((r) => r.reason).join('; '), lostWords: [] } : undefined;
   let words: OcrWord[] | undefined;
   // Steps may change the resolution (upscaling); the page's physical size stays.
-  const outDpi = Math.round((dpi * output.width) / image.width);
+  let outDpi = Math.round((dpi * output.width) / image.width);
   const recognize = services.recognizeWords;
   const wantWords = (opts.ocr ?? doc.format === 'pdf') && recognize !== undefined;
   if (guard) {
     const verdict = await guard.check(output);
-    if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
+    let conservative: RawImage | undefined;
+    const runConservative = async () =>
+      (conservative ??= await runSteps(
+        image,
+        plan.conservative,
+        registry,
+        keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
+      ));
+    // The whole page must read no worse than the input; otherwise it falls back to what does.
+    const safer = await neverWorse(image, verdict, guard, runConservative);
+    if (safer) {
+      fallback = { reason: safer.reason, lostWords: verdict.lostWords };
+      output = safer.image;
+      outDpi = Math.round((dpi * output.width) / image.width);
+      applied = [...geometry, ...(safer.source === 'conservative' ? plan.conservative : [])].map(
+        (c) => c.name,
+      );
+      words = safer.words;
+      await keep(opts.keepTempDir, `${prefix}-never-worse-${safer.source}`, output);
+    } else if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
     else {
-      let conservative: RawImage | undefined;
-      const runConservative = async () =>
-        (conservative ??= await runSteps(
-          image,
-          plan.conservative,
-          registry,
-          keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
-        ));
       const found = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
       // Lines found on the input as it came only line up with the output when no step moved the page.
       const placeable = verdict.frame === 'output' || !applied.includes('deskew');

@@ -3,6 +3,7 @@
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import type { Box } from '../ocr/changes.js';
+import type { ReadingQuality } from '../ocr/quality.js';
 
 export interface GuardVerdict {
   accept: boolean;
@@ -26,6 +27,11 @@ export interface GuardVerdict {
    * came, which only lines up with the output when no step moved the page (deskew).
    */
   frame: 'output' | 'input';
+  /**
+   * The whole page's reading, input against output (the input read where the output's ink changed, the output's
+   * own words standing for it elsewhere): a page may read worse as a whole with no checked word lost.
+   */
+  reading?: { input: ReadingQuality; output: ReadingQuality };
 }
 
 /** A guard that has started reading the input; `check` compares a restored output with it. */

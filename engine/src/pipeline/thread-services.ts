@@ -10,15 +10,26 @@ import {
   nativeOcrAvailable,
   OCR_BACKENDS,
   ocrBackend,
+  readingQuality,
   type GuardResult,
   type OcrBackend,
   type OcrResult,
+  type Box,
   scaled,
 } from '../ocr/index.js';
 import { toGrey } from '../steps/pixels.js';
 import type { PageServices } from './services.js';
 
 export type GuardRead = 'full' | 'changed';
+
+/** The words whose centre lies in none of the boxes. */
+function outside<W extends Box>(words: readonly W[], boxes: readonly Box[]): W[] {
+  return words.filter((w) => {
+    const cx = (w.x0 + w.x1) / 2;
+    const cy = (w.y0 + w.y1) / 2;
+    return !boxes.some((b) => cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1);
+  });
+}
 
 /** The engine's OCR settings, read from the environment here only. */
 export function ocrSettings(env: NodeJS.ProcessEnv = process.env): {
@@ -75,6 +86,7 @@ export function threadServices(
           // Lines are found at the input's size whichever way the output was read.
           const lx = output.width / input.width;
           const ly = output.height / input.height;
+          const rejected = verdict.regions.filter((r) => !r.accept);
           return {
             accept: verdict.accept,
             badLines: verdict.regions.filter((r) => !r.accept).map((r) => scaled(r, lx, ly)),
@@ -85,6 +97,17 @@ export function threadServices(
             lostWords: [...verdict.lostWords, ...verdict.changedWords.map((c) => `${c.input}→${c.output}`)],
             reason: verdict.reason,
             outputWords: verdict.outputOcr.words.map((w) => scaled(w, sx, sy)),
+            // Words on the lines the word guard rejected are patched or fall back by its own rules; the page's
+            // reading is compared on the rest (input pixels).
+            reading: {
+              input: readingQuality(outside(verdict.inputOcr.words, rejected)),
+              output: readingQuality(
+                outside(
+                  verdict.outputOcr.words.map((w) => scaled(w, sx / lx, sy / ly)),
+                  rejected,
+                ),
+              ),
+            },
           };
         },
       };

@@ -2,6 +2,7 @@
 // scale their window sizes with the page DPI so that they behave alike at 150 and 300 DPI.
 import { createImage, type RawImage } from '../image.js';
 import { otsuThreshold } from '../analysis/measure.js';
+import { findTextLines, textLineMask } from '../analysis/text-lines.js';
 import { repairCreasesStep } from './crease.js';
 import { num, type Step } from './registry.js';
 import {
@@ -45,12 +46,17 @@ export const whitenPaper: Step = {
 export const cleanBorders: Step = {
   name: 'clean-borders',
   kind: 'document',
-  description: 'Whitens dark scanner-lid borders, punched holes and desk background that touch the page edge',
+  description:
+    'Whitens dark scanner-lid borders, punched holes and desk background that touch the page edge, up to the text lines',
   run(img, params) {
     const grey = toGrey(img, 'max');
     const dpi = num(params, 'dpi', 150);
     const factor = Math.max(2, Math.round((4 * dpi) / 150));
     const small = reduce(grey.data, grey.width, grey.height, factor, 'max');
+    // Text lines (found on the page flattened, so a shadow does not hide them) stop the border: a dark margin
+    // with text on it is shadowed paper.
+    const text = textLineMask(findTextLines(grey, dpi), grey.width, grey.height);
+    const textBlocks = reduce(text, grey.width, grey.height, factor, 'max').data;
     // A border is far darker than the paper even after removing the ink (block max + opening of text gaps).
     const radius = Math.max(1, Math.round((6 * dpi) / 150 / factor));
     const bg = rankFilter(small.data, small.width, small.height, radius, true);
@@ -61,7 +67,7 @@ export const cleanBorders: Step = {
     const mark = new Uint8Array(sw * sh);
     const queue: number[] = [];
     const seed = (i: number) => {
-      if (!mark[i] && bg[i]! < limit) {
+      if (!mark[i] && bg[i]! < limit && !textBlocks[i]) {
         mark[i] = 1;
         queue.push(i);
       }
@@ -93,7 +99,8 @@ export const cleanBorders: Step = {
       for (let y = 0; y < grey.height; y++) {
         const row = Math.min(sh - 1, Math.floor(y / factor)) * sw;
         for (let x = 0; x < grey.width; x++) {
-          if (grown[row + Math.min(sw - 1, Math.floor(x / factor))]) out.data[y * grey.width + x] = white;
+          const i = y * grey.width + x;
+          if (grown[row + Math.min(sw - 1, Math.floor(x / factor))] && !text[i]) out.data[i] = white;
         }
       }
     }
@@ -105,7 +112,7 @@ export const clearEdgeMarks: Step = {
   name: 'clear-edge-marks',
   kind: 'document',
   description:
-    'On a flattened page, whitens dark marks that touch the page edge and are larger than a glyph (thin borders, torn edges)',
+    'On a flattened page, whitens dark marks that touch the page edge and are larger than a glyph (thin borders, torn edges), up to the text lines',
   run(img, params) {
     const page = toGrey(img, 'max');
     const out = createImage(page.width, page.height, 1) as Grey;
@@ -118,7 +125,8 @@ export const clearEdgeMarks: Step = {
 /**
  * Thin borders and torn page edges are too narrow for the block-level pass above: whitens every dark
  * component that touches the image edge and is larger than any glyph (text keeps a margin, so a glyph cut
- * by the edge is rare and small), with a 2 px rim for the shadow along it.
+ * by the edge is rare and small), with a 2 px rim for the shadow along it. Nothing is whitened on the text lines:
+ * a mark that runs into a line's first letters stops there.
  */
 export function whitenEdgeComponents(page: Grey, dpi: number, white: number): void {
   const { width, height, data } = page;
@@ -154,8 +162,9 @@ export function whitenEdgeComponents(page: Grey, dpi: number, white: number): vo
     }
   }
   if (!any) return;
+  const text = textLineMask(findTextLines(page, dpi), width, height);
   const rim = rankFilter(remove, width, height, 2, true);
-  for (let i = 0; i < rim.length; i++) if (rim[i]) data[i] = white;
+  for (let i = 0; i < rim.length; i++) if (rim[i] && !text[i]) data[i] = white;
 }
 
 export const flattenBackground: Step = {

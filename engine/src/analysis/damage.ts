@@ -1,0 +1,24 @@
+// Damage that a plan's own gates may let through, so that a page measured as damaged is never returned unchanged.
+import type { RawImage } from '../image.js';
+import type { StepCall } from '../steps/registry.js';
+import { fadeLevels } from './measure-photo.js';
+
+/** A picture whose tones span less than this (in some channel, 0.1 % to 99.5 %) is faded or veiled. */
+export const LOW_CONTRAST_RANGE = 160;
+/** Channels whose white levels differ by more than this carry a colour cast. */
+export const CAST_SPREAD = 40;
+
+/**
+ * Steps for the damage a photo plan found nothing to do about: low contrast (a grey or lightly faded print that
+ * restore-fade's colour gate skips) or a colour cast get a capped per-channel levels stretch. Sets
+ * `measures.range` and `measures.castSpread`.
+ */
+export function untouchedDamage(img: RawImage, measures: Record<string, number>): StepCall[] {
+  const { low, high } = fadeLevels(img);
+  const range = Math.min(...high.map((h, c) => h - low[c]!));
+  const castSpread = Math.max(...high) - Math.min(...high);
+  Object.assign(measures, { range, castSpread });
+  if (range < LOW_CONTRAST_RANGE || castSpread > CAST_SPREAD)
+    return [{ name: 'correct-levels', params: { maxGain: 1.6 } }];
+  return [];
+}

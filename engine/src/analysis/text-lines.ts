@@ -1,0 +1,237 @@
+// A cheap text-line detector: rows of character-sized ink blobs of about one height, side by side. It decides
+// whether a page has text at all (routing: a page without text lines never gets document steps) and where the
+// text lies (border and edge cleaning stop there). The page is flattened first (divided by its paper level), so a
+// shadow, a stain or yellowed paper does not hide the lines in it.
+import type { RawImage } from '../image.js';
+import { rankFilter, reduce, toGrey, type Grey } from '../steps/pixels.js';
+
+export interface TextLine {
+  /** Box in the page's pixels. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Ink blobs on the line (characters, or whole words where blur joins them). */
+  glyphs: number;
+  /** Median blob height (page pixels). */
+  height: number;
+  /** Share of neighbouring blobs whose tops or bottoms line up (baseline, x-height, cap height). */
+  alignedShare: number;
+}
+
+export interface TextLines {
+  lines: TextLine[];
+  /** Blobs on the lines found. */
+  glyphs: number;
+}
+
+/**
+ * Lines (of six or more blobs, three in four aligned with their neighbour) needed before a page counts as text.
+ * Pictures show a few such rows in texture (foliage, grass, gravel: up to 5 on 16 generated and public photos);
+ * text pages show 10 and more (at least 10 on 50 generated and public pages, severe blur, fading and fax included).
+ */
+export const MIN_TEXT_LINES = 8;
+/** A page that is mostly plain paper needs less evidence: pictures are rarely mostly paper. */
+export const MIN_TEXT_LINES_ON_PAPER = 3;
+
+/** Ink: darker than this share of the local paper level, and by at least this many grey levels. */
+const INK_RATIO = 0.8;
+const INK_DEPTH = 24;
+
+interface Blob {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  area: number;
+}
+
+interface OpenLine {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  /** Smoothed band of the latest blobs (the line may be skewed). */
+  top: number;
+  bottom: number;
+  heights: number[];
+  /** Consecutive blobs whose tops or bottoms line up (a shared baseline, x-height or cap height). */
+  aligned: number;
+  last: Blob;
+}
+
+/** Bounding boxes and areas of the 8-connected components of a 0/1 mask. */
+function blobsOf(mask: Uint8Array, width: number, height: number, maxArea: number): Blob[] {
+  const blobs: Blob[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (mask[start] !== 1) continue;
+    mask[start] = 2;
+    stack.push(start);
+    const b: Blob = { x0: width, y0: height, x1: 0, y1: 0, area: 0 };
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % width;
+      const y = (i - x) / width;
+      b.area++;
+      if (x < b.x0) b.x0 = x;
+      if (x >= b.x1) b.x1 = x + 1;
+      if (y < b.y0) b.y0 = y;
+      if (y >= b.y1) b.y1 = y + 1;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= width) continue;
+          const j = ny * width + nx;
+          if (mask[j] === 1) {
+            mask[j] = 2;
+            stack.push(j);
+          }
+        }
+      }
+    }
+    if (b.area <= maxArea) blobs.push(b);
+  }
+  return blobs;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/**
+ * Text lines of a page. Works at about 150 DPI: ink is what lies clearly below the local paper level (a closing
+ * of the page wider than any stroke); blobs from 0.03 to 0.45 inch high that are not solid bars are chained left
+ * to right while they overlap the line's band vertically and the gap is under two line heights. A line needs five
+ * blobs, seven in ten aligned with their neighbour (top or bottom), and a length of four heights.
+ */
+export function findTextLines(img: RawImage, dpi: number): TextLines {
+  const grey = toGrey(img, 'max');
+  const factor = Math.max(1, Math.round(dpi / 150));
+  const work: Grey =
+    factor > 1 ? { ...reduce(grey.data, grey.width, grey.height, factor, 'mean'), channels: 1 } : grey;
+  const workDpi = dpi / factor;
+  const { width, height, data } = work;
+  // Paper level per 4×4 block: block maximum, closed over about 0.2 inch (wider than any stroke).
+  const block = 4;
+  const small = reduce(data, width, height, block, 'max');
+  const radius = Math.max(2, Math.round((14 * workDpi) / 150 / block));
+  const paper = rankFilter(
+    rankFilter(small.data, small.width, small.height, radius, true),
+    small.width,
+    small.height,
+    radius,
+    false,
+  );
+  const mask = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(small.height - 1, Math.floor(y / block)) * small.width;
+    for (let x = 0; x < width; x++) {
+      const b = paper[row + Math.min(small.width - 1, Math.floor(x / block))]!;
+      const v = data[y * width + x]!;
+      if (v < b * INK_RATIO && b - v >= INK_DEPTH) mask[y * width + x] = 1;
+    }
+  }
+  const minH = Math.max(4, Math.round(0.03 * workDpi));
+  const maxH = Math.round(0.45 * workDpi);
+  const blobs = blobsOf(mask, width, height, maxH * maxH * 40).filter((b) => {
+    const h = b.y1 - b.y0;
+    const w = b.x1 - b.x0;
+    if (h < minH || h > maxH) return false;
+    // Words run together by blur are long; bars, rules and filled boxes are solid.
+    if (w > 40 * h) return false;
+    return b.area < 0.9 * w * h || w < 0.6 * h;
+  });
+  blobs.sort((a, b) => a.x0 - b.x0);
+  const open: OpenLine[] = [];
+  const done: OpenLine[] = [];
+  for (const b of blobs) {
+    const h = b.y1 - b.y0;
+    let best: OpenLine | undefined;
+    let bestOverlap = 0;
+    for (const line of open) {
+      const lineH = line.bottom - line.top;
+      if (b.x0 - line.x1 > 2 * Math.max(lineH, h)) continue;
+      if (h > 2.5 * lineH || lineH > 2.5 * h) continue;
+      const overlap = Math.min(b.y1, line.bottom) - Math.max(b.y0, line.top);
+      if (overlap >= 0.45 * Math.min(h, lineH) && overlap > bestOverlap) {
+        best = line;
+        bestOverlap = overlap;
+      }
+    }
+    if (best) {
+      best.x1 = Math.max(best.x1, b.x1);
+      best.y0 = Math.min(best.y0, b.y0);
+      best.y1 = Math.max(best.y1, b.y1);
+      best.top += 0.3 * (b.y0 - best.top);
+      best.bottom += 0.3 * (b.y1 - best.bottom);
+      best.heights.push(h);
+      const tol = Math.max(1.5, 0.15 * Math.max(h, best.last.y1 - best.last.y0));
+      if (Math.abs(b.y1 - best.last.y1) <= tol || Math.abs(b.y0 - best.last.y0) <= tol) best.aligned++;
+      best.last = b;
+    } else {
+      open.push({
+        x0: b.x0,
+        x1: b.x1,
+        y0: b.y0,
+        y1: b.y1,
+        top: b.y0,
+        bottom: b.y1,
+        heights: [h],
+        aligned: 0,
+        last: b,
+      });
+    }
+    // Lines left far behind are closed (keeps the search short on dense pages).
+    for (let k = open.length - 1; k >= 0; k--) {
+      const line = open[k]!;
+      if (b.x0 - line.x1 > 2 * maxH) {
+        done.push(line);
+        open.splice(k, 1);
+      }
+    }
+  }
+  done.push(...open);
+  const lines: TextLine[] = [];
+  for (const line of done) {
+    const h = median(line.heights);
+    const alignedShare = line.aligned / (line.heights.length - 1);
+    if (line.heights.length < 5 || alignedShare < 0.7 || line.x1 - line.x0 < 4 * h) continue;
+    lines.push({
+      x0: line.x0 * factor,
+      y0: line.y0 * factor,
+      x1: Math.min(grey.width, line.x1 * factor),
+      y1: Math.min(grey.height, line.y1 * factor),
+      glyphs: line.heights.length,
+      height: h * factor,
+      alignedShare,
+    });
+  }
+  lines.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  return { lines, glyphs: lines.reduce((n, l) => n + l.glyphs, 0) };
+}
+
+/** Lines that count as evidence of text: six blobs or more, three in four of them aligned. */
+export function textLineCount(found: TextLines): number {
+  return found.lines.filter((l) => l.glyphs >= 6 && l.alignedShare >= 0.75).length;
+}
+
+/**
+ * 0/1 mask (page pixels) of the text lines, each grown by half its height up and down and by two and a half
+ * heights at its ends (a first or last letter joined to an edge mark is not a blob of the line; a W or an M is
+ * about 1.2 heights wide): the pixels
+ * border and edge cleaning must leave alone.
+ */
+export function textLineMask(found: TextLines, width: number, height: number): Uint8Array {
+  const mask = new Uint8Array(width * height);
+  for (const l of found.lines) {
+    const padY = Math.ceil(l.height / 2);
+    const padX = Math.ceil(l.height * 2.5);
+    const x0 = Math.max(0, l.x0 - padX);
+    const x1 = Math.min(width, l.x1 + padX);
+    for (let y = Math.max(0, l.y0 - padY); y < Math.min(height, l.y1 + padY); y++) {
+      mask.fill(1, y * width + x0, y * width + x1);
+    }
+  }
+  return mask;
+}

@@ -1,0 +1,42 @@
+// Whole-page reading quality: how many words the OCR reads with some confidence, and how sure it is of them. The
+// word guard checks the clearly read words one by one; this catches a page that reads worse as a whole (short
+// words lost, every word less sure) while no checked word changed.
+import type { OcrWord } from './recognize.js';
+
+export interface ReadingQuality {
+  /** Words with at least two letters or digits read at confidence >= READ_CONFIDENCE. */
+  words: number;
+  /** Mean confidence (0..100) of the words with a letter or digit. */
+  meanConfidence: number;
+}
+
+/** A word counts as read from this confidence on (Tesseract's own garbage sits well below it). */
+export const READ_CONFIDENCE = 60;
+/** Words lost beyond this share (and at least two) make a page read worse. */
+export const MAX_LOST_WORD_SHARE = 0.03;
+/** A mean confidence this many points lower makes a page read worse (unless it reads more words). */
+export const MAX_CONFIDENCE_DROP = 5;
+
+export function readingQuality(words: readonly OcrWord[]): ReadingQuality {
+  let read = 0;
+  let sum = 0;
+  let count = 0;
+  for (const w of words) {
+    const core = w.text.replace(/[^A-Za-z0-9]/g, '');
+    if (core.length === 0) continue;
+    sum += w.confidence;
+    count++;
+    if (core.length >= 2 && w.confidence >= READ_CONFIDENCE) read++;
+  }
+  return { words: read, meanConfidence: count > 0 ? sum / count : 0 };
+}
+
+/** Why the output reads worse than the input, or undefined when it does not. */
+export function readsWorse(input: ReadingQuality, output: ReadingQuality): string | undefined {
+  const lost = input.words - output.words;
+  if (lost >= 2 && lost > input.words * MAX_LOST_WORD_SHARE)
+    return `the page reads worse: ${output.words} words read against ${input.words} in the input`;
+  if (output.words <= input.words && output.meanConfidence < input.meanConfidence - MAX_CONFIDENCE_DROP)
+    return `the page reads worse: mean OCR confidence ${output.meanConfidence.toFixed(0)} against ${input.meanConfidence.toFixed(0)} in the input`;
+  return undefined;
+}

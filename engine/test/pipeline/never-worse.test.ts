@@ -1,0 +1,112 @@
+// The page-level rule behind the word guard: the engine's OCR never reads the output worse than the input, and
+// every page that gets a document step is guarded, whatever its kind. Generated pages, real OCR, and deliberately
+// failing steps.
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { planPage } from '../../src/analysis/plan.js';
+import type { RawImage } from '../../src/image.js';
+import { loadDocument, type Doc } from '../../src/io/decode.js';
+import { readsWorse, terminateOcr } from '../../src/ocr/index.js';
+import { restorePageInThread } from '../../src/pipeline/page.js';
+import { threadServices } from '../../src/pipeline/thread-services.js';
+import { createDefaultRegistry } from '../../src/steps/index.js';
+import { toGrey } from '../../src/steps/pixels.js';
+import { greyPicture, textPage } from '../pages.js';
+
+afterAll(async () => {
+  await terminateOcr();
+});
+
+/** Only words of three letters or fewer: the word guard checks none of them. */
+const SHORT_WORDS =
+  'the cat and dog ran far but not too far for its own new bed so we set out to buy one and get two old mats';
+
+async function docOf(img: RawImage): Promise<Doc> {
+  const png = await sharp(Buffer.from(img.data), {
+    raw: { width: img.width, height: img.height, channels: img.channels },
+  })
+    .withMetadata({ density: 150 })
+    .png()
+    .toBuffer();
+  return loadDocument(png);
+}
+
+/** The default registry with remove-speckles (a full-plan step, not a conservative one) replaced by `run`. */
+function withFailingStep(run: (img: RawImage) => RawImage) {
+  return createDefaultRegistry().register({
+    name: 'remove-speckles',
+    kind: 'document',
+    description: 'deliberately erases text (test)',
+    run,
+  });
+}
+
+/** Whitens every other band of 70 rows from row 100 on: about half the lines lose their words. */
+function eraseBands(img: RawImage): RawImage {
+  const grey = toGrey(img, 'max');
+  const data = Uint8Array.from(grey.data);
+  for (let y = 100; y < grey.height; y++)
+    if (Math.floor((y - 100) / 70) % 2 === 0) data.fill(255, y * grey.width, (y + 1) * grey.width);
+  return { ...grey, data };
+}
+
+describe('the whole page reads no worse than its input', () => {
+  it('compares words read and mean confidence', () => {
+    expect(readsWorse({ words: 100, meanConfidence: 90 }, { words: 99, meanConfidence: 90 })).toBeUndefined();
+    expect(readsWorse({ words: 100, meanConfidence: 90 }, { words: 90, meanConfidence: 92 })).toMatch(
+      /90 words/,
+    );
+    expect(readsWorse({ words: 100, meanConfidence: 90 }, { words: 100, meanConfidence: 80 })).toMatch(
+      /confidence/,
+    );
+    // Fewer garbage words and surer ones: better, not worse.
+    expect(
+      readsWorse({ words: 100, meanConfidence: 70 }, { words: 104, meanConfidence: 60 }),
+    ).toBeUndefined();
+  });
+
+  it('falls back when a step erases words too short for the word guard', async () => {
+    const page = await textPage({ height: 900, lines: 18, text: SHORT_WORDS, fontSize: 20 });
+    const doc = await docOf(page);
+    const page1 = await restorePageInThread(
+      doc,
+      0,
+      { ocr: true },
+      withFailingStep(eraseBands),
+      threadServices(),
+    );
+    expect(page1.fallback?.reason).toMatch(/reads worse/);
+    expect(page1.steps).not.toContain('remove-speckles');
+    // The page shows its words again: the text layer reads as many as an honest restoration.
+    const honest = await restorePageInThread(
+      doc,
+      0,
+      { ocr: true },
+      createDefaultRegistry(),
+      threadServices(),
+    );
+    expect(honest.fallback).toBeUndefined();
+    expect(page1.words.length).toBeGreaterThanOrEqual(honest.words.length * 0.95);
+  }, 120_000);
+
+  it('guards a page classed as a photo that gets document steps (text beside a large picture)', async () => {
+    // A text page whose lower two thirds are a picture: mostly tones, so kind "photo", but its text lines route it
+    // to the document plan.
+    const text = await textPage({ height: 1650, lines: 12, fontSize: 20 });
+    const picture = greyPicture(text.width, 1130, 0, 255, 160);
+    const data = Uint8Array.from(text.data);
+    data.set(picture.data, 520 * text.width);
+    const img: RawImage = { ...text, data };
+    const plan = planPage(img, 150, 'auto');
+    expect(plan.kind).toBe('photo');
+    expect(plan.steps.map((s) => s.name)).toContain('remove-speckles');
+    const restored = await restorePageInThread(
+      await docOf(img),
+      0,
+      { ocr: true },
+      withFailingStep(eraseBands),
+      threadServices(),
+    );
+    expect(restored.fallback).toBeDefined();
+  }, 120_000);
+});
