@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { RawImage } from '../image.js';
 import { ModelRunError } from './errors.js';
-import { modelSettings, OnnxSession } from './session.js';
+import { sessionForFile } from './session.js';
 
 export const PAGE_NET_ID = 'page-net';
 /** engine/weights: committed with the repository (the ONNX file and its manifest, written by `make train`). */
@@ -19,13 +19,6 @@ const MAX_WINDOW_PIXELS = 4_300_000;
 
 export function pageNetAvailable(file = PAGE_NET_FILE): boolean {
   return existsSync(file);
-}
-
-// One session per worker thread (module state is per thread).
-let session: OnnxSession | undefined;
-function pageNetSession(): OnnxSession {
-  session ??= new OnnxSession(PAGE_NET_ID, PAGE_NET_FILE, modelSettings().intraOpThreads);
-  return session;
 }
 
 export interface Tile {
@@ -112,7 +105,7 @@ export async function runPageNet(img: RawImage, maxWindowPixels = MAX_WINDOW_PIX
     channels: 1,
     data: new Uint8Array(img.width * img.height),
   };
-  const net = pageNetSession();
+  const net = sessionForFile(PAGE_NET_ID, PAGE_NET_FILE);
   for (const t of planTiles(img.width, img.height, maxWindowPixels)) {
     const pw = roundUp(t.wx1 - t.wx0);
     const ph = roundUp(t.wy1 - t.wy0);

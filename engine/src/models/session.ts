@@ -96,7 +96,11 @@ const sessions = new Map<string, OnnxSession>();
 
 /** The thread's session for a model file in the configured models folder (created lazily, loaded on first run). */
 export function sessionFor(modelId: string, fileName: string): OnnxSession {
-  const file = path.join(settings.modelsDir, fileName);
+  return sessionForFile(modelId, path.join(settings.modelsDir, fileName));
+}
+
+/** The thread's session for a model file anywhere (the committed weights live outside the models folder). */
+export function sessionForFile(modelId: string, file: string): OnnxSession {
   const key = `${file}#${settings.intraOpThreads}`;
   let session = sessions.get(key);
   if (!session) {
