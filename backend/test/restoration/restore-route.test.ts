@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository } from '../../src/files/file-repository.js';
-import type { FilesTables } from '../../src/files/file-schema.js';
 import { JobsRepository } from '../../src/jobs/jobs.repository.js';
 import { createStorage } from '../../src/storage/create-storage.js';
 import type { ObjectStorage } from '../../src/storage/storage.js';
@@ -183,7 +182,6 @@ describe('POST /api/v1/restoration/restore', () => {
       expect((await jobsRepo.find(db, jobId))?.status).toBe('queued');
     }
     const processing = await db
-      .withTables<FilesTables>()
       .selectFrom('files')
       .select('id')
       .where('user_id', '=', user.userId)
