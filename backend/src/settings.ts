@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_UPLOAD_MB_DEFAULT, RESTORED_RETENTION_DAYS_DEFAULT } from '@folio/shared';
 
 export type FolioEnv = 'development' | 'production' | 'test';
 
@@ -219,9 +220,9 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     stripeApiBase: str(env, 'STRIPE_API_BASE'),
     publicBaseUrl,
     signupCredits: int(env, 'SIGNUP_CREDITS', 10, 0),
-    maxUploadMb: int(env, 'MAX_UPLOAD_MB', 10, 1, 1024),
+    maxUploadMb: int(env, 'MAX_UPLOAD_MB', MAX_UPLOAD_MB_DEFAULT, 1, 1024),
     originalRetentionDays: int(env, 'ORIGINAL_RETENTION_DAYS', 7, 1),
-    restoredRetentionDays: int(env, 'RESTORED_RETENTION_DAYS', 30, 1),
+    restoredRetentionDays: int(env, 'RESTORED_RETENTION_DAYS', RESTORED_RETENTION_DAYS_DEFAULT, 1),
     maxPdfPages: int(env, 'MAX_PDF_PAGES', 100, 1),
     fileCheckTimeoutSeconds: int(env, 'FILE_CHECK_TIMEOUT_SECONDS', 60, 1, 3600),
     tokenSecret: resolveTokenSecret(env, isProduction, dataDir),
