@@ -1,5 +1,6 @@
-// The app factory: builds the services from their dependencies and registers each domain's routes.
-// Every domain plugs in here with one line under "Domains".
+// The app factory: builds the services from the process's settings, database, storage and job queue (created
+// once by the entry point, main.ts, and passed in) and registers each domain's routes. Every domain plugs in
+// here with one line under "Domains".
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -19,7 +20,7 @@ import { filesPlugin } from './files/files.plugin.js';
 import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
 import { InProcessEventBus, type EventBus } from './realtime/event-bus.js';
 import { realtimeRoutes } from './realtime/websocket-routes.js';
-import { loadJobSettings, type JobSettings } from './jobs/job-settings.js';
+import type { JobQueue } from './jobs/job-queue.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installMaintenanceMode } from './maintenance/maintenance.js';
 import { meteredEngine } from './metrics/metered-engine.js';
@@ -28,10 +29,10 @@ import { installMetrics } from './metrics/metrics.plugin.js';
 import { FolioPageEngine } from './restoration/engine-adapter.js';
 import { JobSystem } from './restoration/job-system.js';
 import { restorationRoutes } from './restoration/restoration.routes.js';
-import { createStorage } from './storage/create-storage.js';
 import { registerSecurity } from './security/security.js';
 import { serverOptions } from './security/server-options.js';
 import type { Settings } from './settings.js';
+import type { ObjectStorage } from './storage/storage.js';
 import { usersRoutes } from './users/users.routes.js';
 import { UsersService } from './users/users.service.js';
 import { installWeb } from './web/web.routes.js';
@@ -39,12 +40,13 @@ import { installWeb } from './web/web.routes.js';
 export interface BuildAppOptions {
   settings: Readonly<Settings>;
   db: Db;
+  /** The process's file storage (createStorage(settings)). */
+  storage: ObjectStorage;
+  /** The process's job queue (createJobQueue(settings, db)); the app's job system closes it with the app. */
+  queue: JobQueue;
   eventBus?: EventBus;
   /** Replaces the Google key-set verifier (defaults to one reading settings.googleJwksUrl). */
   googleVerifier?: GoogleVerifier;
-  /** Restoration jobs (queue, runner); main.ts passes its own, else they are built from the settings. */
-  jobs?: JobSystem;
-  jobSettings?: Readonly<JobSettings>;
   /** Where log lines go (defaults to stdout). */
   logStream?: DestinationStream;
   metrics?: Metrics;
@@ -61,6 +63,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     settings: Readonly<Settings>;
     db: Db;
+    storage: ObjectStorage;
     eventBus: EventBus;
     services: AppServices;
     jobs: JobSystem;
@@ -92,7 +95,7 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { settings, db } = options;
+  const { settings, db, storage } = options;
   const eventBus = options.eventBus ?? new InProcessEventBus();
   const app = Fastify(serverOptions(settings, options.logStream)).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -118,24 +121,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.decorate('settings', settings);
   app.decorate('db', db);
+  app.decorate('storage', storage);
   app.decorate('eventBus', eventBus);
   app.decorate('services', services);
   const metrics = options.metrics ?? new Metrics(db);
-  const jobSettings = options.jobSettings ?? loadJobSettings({ REDIS_URL: settings.redisUrl });
-  const jobs =
-    options.jobs ??
-    new JobSystem({
-      settings,
-      jobSettings,
-      db,
-      storage: createStorage(settings),
-      eventBus,
-      credits,
-      // The embedded worker's pages are counted like a worker process's.
-      engine: meteredEngine(new FolioPageEngine(jobSettings.pageTimeoutMs), metrics),
-      log: app.log,
-    });
-  if (!options.jobs) app.addHook('onClose', () => jobs.close());
+  const jobs = new JobSystem({
+    settings,
+    db,
+    queue: options.queue,
+    storage,
+    eventBus,
+    credits,
+    // The embedded worker's pages are counted like a worker process's.
+    engine: meteredEngine(new FolioPageEngine(settings.jobs.pageTimeoutMs), metrics),
+    log: app.log,
+  });
+  app.addHook('onClose', () => jobs.close());
   app.decorate('jobs', jobs);
 
   installErrorHandling(app);
@@ -170,11 +171,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       );
 
-      await api.register(healthRoutes, { db, queue: jobs.queue, storage: createStorage(settings) });
+      await api.register(healthRoutes, { db, queue: jobs.queue, storage });
       // Domains: one line each.
       await api.register(authRoutes, { auth });
       await api.register(usersRoutes, { db, users });
-      await api.register(filesPlugin, { settings, db, eventBus });
+      await api.register(filesPlugin, { settings, db, eventBus, storage });
       await api.register(restorationRoutes, { service: jobs.service });
       await api.register(realtimeRoutes, {
         eventBus,

@@ -1,20 +1,26 @@
 // The `api` role (and `make run`): load settings, migrate the database unless a `migrate` step does it, start
 // the API, the embedded worker (JOB_CONCURRENCY, default 1; 0 on scale-out API nodes) and the retention sweep
 // (unless `sweep` processes do it). SIGTERM drains: see shutdown below.
+// The composition root of the API process: settings, database, storage, job queue and event bus are created
+// here, once, and passed down.
 import { buildApp } from './app.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { loadJobSettings } from './jobs/job-settings.js';
 import { createEventBus } from './realtime/create-event-bus.js';
+import { createJobQueue } from './restoration/job-system.js';
 import { startRetentionSweeper, type RetentionSweeper } from './retention/retention-sweeper.js';
 import { loadSettings } from './settings.js';
+import { createStorage } from './storage/create-storage.js';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
   const db = openDatabase({ databaseUrl: settings.databaseUrl, sqlitePath: settings.sqlitePath });
   if (settings.migrateAtStart) await migrateToLatest(db);
+  const storage = createStorage(settings);
+  const queue = createJobQueue(settings, db);
   const eventBus = createEventBus(settings);
-  const app = await buildApp({ settings, db, eventBus, jobSettings: loadJobSettings() });
+  // The app's job system owns the queue and closes it with the app.
+  const app = await buildApp({ settings, db, storage, queue, eventBus });
   let sweeper: RetentionSweeper | undefined;
 
   // Graceful shutdown: stop accepting connections, close sockets with 1001 (going away; the web app

@@ -1,8 +1,11 @@
-// The one settings object of a Folio process, parsed once from the environment (architecture page,
-// "Operator interface"). Everything else receives it; nothing else reads process.env.
+// The one settings object of a backend process, parsed once from the environment at start (architecture page,
+// "Operator interface"); the job system's and the retention sweep's settings are typed parts of it. The entry
+// points (main, worker, sweep, migrate) call loadSettings() and pass the result down; nothing else in
+// backend/src reads process.env.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_UPLOAD_MB_DEFAULT, RESTORED_RETENTION_DAYS_DEFAULT } from '@folio/shared';
 
 export type FolioEnv = 'development' | 'production' | 'test';
 
@@ -78,6 +81,36 @@ export interface Settings {
   corsOrigin: string;
   /** Take the client address from X-Forwarded-For (set when a reverse proxy is in front). */
   trustProxy: boolean;
+  /** The restoration job system (JOB_*). */
+  jobs: JobSettings;
+  /** The retention sweep (RETENTION_SWEEP_INTERVAL_SECONDS, RETENTION_ORPHAN_MIN_AGE_SECONDS). */
+  retention: RetentionSettings;
+}
+
+export type QueueKind = 'database' | 'bullmq';
+
+export interface JobSettings {
+  /** `bullmq` when REDIS_URL is set (scale-out), else the durable job table (embedded default). */
+  queue: QueueKind;
+  /** Concurrent jobs per worker process; 0 in an API process = no embedded worker (scale-out API node). */
+  concurrency: number;
+  /** A claimed job whose lease is not renewed for this long is taken over by another worker. */
+  leaseMs: number;
+  /** How often an idle database-queue worker looks for work it was not told about. */
+  pollMs: number;
+  /** Runs of one job (first run included) before it ends failed with every page refunded. */
+  maxAttempts: number;
+  /** Time limit for one page inside the engine. */
+  pageTimeoutMs: number;
+  /** Redis key prefix of the BullMQ queue (and of the retention sweep's lock). */
+  queuePrefix: string;
+}
+
+export interface RetentionSettings {
+  /** Time between two sweeps. */
+  sweepIntervalMs: number;
+  /** Stored objects without a row are removed only once older than this (an upload may be between steps). */
+  orphanMinAgeMs: number;
 }
 
 export interface RateLimits {
@@ -111,8 +144,11 @@ function int(env: Env, name: string, fallback: number, min: number, max = Number
   if (raw === '') return fallback;
   if (!/^-?\d+$/.test(raw)) throw new SettingsError(`${name} must be an integer, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new SettingsError(`${name} must be between ${min} and ${max}`);
-  return value;
+  if (value >= min && value <= max) return value;
+  if (max === Number.MAX_SAFE_INTEGER) {
+    throw new SettingsError(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  }
+  throw new SettingsError(`${name} must be between ${min} and ${max}`);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -141,6 +177,31 @@ function parseOrigin(raw: string): string {
   throw new SettingsError(
     `CORS_ORIGIN must be an http(s) origin such as https://app.example.com, got "${raw}"`,
   );
+}
+
+function parseJobSettings(env: Env, redisUrl: string): JobSettings {
+  const requested = str(env, 'JOB_QUEUE');
+  if (requested !== '' && requested !== 'database' && requested !== 'bullmq') {
+    throw new SettingsError(`JOB_QUEUE must be database or bullmq, got "${requested}"`);
+  }
+  const queue: QueueKind = requested === '' ? (redisUrl === '' ? 'database' : 'bullmq') : requested;
+  if (queue === 'bullmq' && redisUrl === '') throw new SettingsError('JOB_QUEUE=bullmq needs REDIS_URL');
+  return {
+    queue,
+    concurrency: int(env, 'JOB_CONCURRENCY', 1, 0),
+    leaseMs: int(env, 'JOB_LEASE_MS', 30_000, 500),
+    pollMs: int(env, 'JOB_POLL_MS', 1_000, 10),
+    maxAttempts: int(env, 'JOB_MAX_ATTEMPTS', 3, 1),
+    pageTimeoutMs: int(env, 'JOB_PAGE_TIMEOUT_MS', 120_000, 1_000),
+    queuePrefix: str(env, 'JOB_QUEUE_PREFIX') || 'folio',
+  };
+}
+
+function parseRetentionSettings(env: Env): RetentionSettings {
+  return {
+    sweepIntervalMs: int(env, 'RETENTION_SWEEP_INTERVAL_SECONDS', 900, 1) * 1000,
+    orphanMinAgeMs: int(env, 'RETENTION_ORPHAN_MIN_AGE_SECONDS', 3600, 60) * 1000,
+  };
 }
 
 /** Development: a random secret kept in the data dir so tokens survive restarts. Production: required. */
@@ -192,6 +253,7 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
   if (databaseUrl !== '' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new SettingsError('DATABASE_URL must be a postgres:// URL (leave it empty for the SQLite file)');
   }
+  const redisUrl = str(env, 'REDIS_URL');
   const publicBaseUrl = (str(env, 'PUBLIC_BASE_URL') || `http://${host}:${port}`).replace(/\/+$/, '');
 
   const settings: Settings = {
@@ -202,7 +264,7 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     port,
     databaseUrl,
     sqlitePath: path.join(dataDir, 'folio.sqlite'),
-    redisUrl: str(env, 'REDIS_URL'),
+    redisUrl,
     s3: Object.freeze({
       endpointUrl: str(env, 'S3_ENDPOINT_URL'),
       bucket: str(env, 'S3_BUCKET'),
@@ -219,9 +281,9 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     stripeApiBase: str(env, 'STRIPE_API_BASE'),
     publicBaseUrl,
     signupCredits: int(env, 'SIGNUP_CREDITS', 10, 0),
-    maxUploadMb: int(env, 'MAX_UPLOAD_MB', 10, 1, 1024),
+    maxUploadMb: int(env, 'MAX_UPLOAD_MB', MAX_UPLOAD_MB_DEFAULT, 1, 1024),
     originalRetentionDays: int(env, 'ORIGINAL_RETENTION_DAYS', 7, 1),
-    restoredRetentionDays: int(env, 'RESTORED_RETENTION_DAYS', 30, 1),
+    restoredRetentionDays: int(env, 'RESTORED_RETENTION_DAYS', RESTORED_RETENTION_DAYS_DEFAULT, 1),
     maxPdfPages: int(env, 'MAX_PDF_PAGES', 100, 1),
     fileCheckTimeoutSeconds: int(env, 'FILE_CHECK_TIMEOUT_SECONDS', 60, 1, 3600),
     tokenSecret: resolveTokenSecret(env, isProduction, dataDir),
@@ -253,6 +315,8 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
     migrateAtStart: bool(env, 'MIGRATE_AT_START', true),
     retentionSweepInApi: bool(env, 'RETENTION_SWEEP_IN_API', true),
+    jobs: Object.freeze(parseJobSettings(env, redisUrl)),
+    retention: Object.freeze(parseRetentionSettings(env)),
   };
   return Object.freeze(settings);
 }

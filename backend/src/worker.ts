@@ -3,19 +3,20 @@
 // Previews of restored files are rendered by the API nodes, which pick up pending previews on their own.
 // SIGTERM: stop taking jobs, finish the page in progress and hand its job back to the queue (another worker
 // resumes it from the checkpoints: nothing is redone or charged twice), then exit.
+// The composition root of a worker process: settings, database, storage, job queue and event bus are created
+// here, once, and passed down.
 import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { CreditsService } from './credits/credits.service.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { readinessChecks } from './health/health.routes.js';
-import { loadJobSettings } from './jobs/job-settings.js';
 import { meteredEngine } from './metrics/metered-engine.js';
 import { startMetricsServer } from './metrics/metrics-server.js';
 import { Metrics } from './metrics/metrics.js';
 import { createEventBus } from './realtime/create-event-bus.js';
 import { FolioPageEngine } from './restoration/engine-adapter.js';
-import { JobSystem } from './restoration/job-system.js';
+import { JobSystem, createJobQueue } from './restoration/job-system.js';
 import { loadSettings } from './settings.js';
 import { createStorage } from './storage/create-storage.js';
 
@@ -24,7 +25,7 @@ const logger = pino({ name: 'folio-worker' });
 async function main(): Promise<void> {
   const settings = loadSettings();
   logger.level = settings.logLevel;
-  const jobSettings = loadJobSettings();
+  const jobSettings = settings.jobs;
   const db = openDatabase({ databaseUrl: settings.databaseUrl, sqlitePath: settings.sqlitePath });
   if (settings.migrateAtStart) await migrateToLatest(db);
   const storage = createStorage(settings);
@@ -32,8 +33,8 @@ async function main(): Promise<void> {
   const metrics = new Metrics(db);
   const jobs = new JobSystem({
     settings,
-    jobSettings,
     db,
+    queue: createJobQueue(settings, db),
     storage,
     eventBus,
     credits: new CreditsService(),

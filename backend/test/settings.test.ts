@@ -144,6 +144,48 @@ describe('loadSettings', () => {
     );
   });
 
+  it('parses the job and retention settings as parts of the one object, with their defaults', () => {
+    const defaults = loadSettings({ FOLIO_DATA_DIR: dataDir });
+    expect(defaults.jobs).toEqual({
+      queue: 'database',
+      concurrency: 1,
+      leaseMs: 30_000,
+      pollMs: 1_000,
+      maxAttempts: 3,
+      pageTimeoutMs: 120_000,
+      queuePrefix: 'folio',
+    });
+    expect(defaults.retention).toEqual({ sweepIntervalMs: 900_000, orphanMinAgeMs: 3_600_000 });
+    expect(loadSettings({ FOLIO_DATA_DIR: dataDir, REDIS_URL: 'redis://127.0.0.1:6379' }).jobs.queue).toBe(
+      'bullmq',
+    );
+    const given = loadSettings({
+      FOLIO_DATA_DIR: dataDir,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      JOB_QUEUE: 'database',
+      JOB_CONCURRENCY: '0',
+      JOB_MAX_ATTEMPTS: '2',
+      JOB_QUEUE_PREFIX: 'scale',
+      RETENTION_SWEEP_INTERVAL_SECONDS: '5',
+      RETENTION_ORPHAN_MIN_AGE_SECONDS: '60',
+    });
+    expect(given.jobs).toMatchObject({
+      queue: 'database',
+      concurrency: 0,
+      maxAttempts: 2,
+      queuePrefix: 'scale',
+    });
+    expect(given.retention).toEqual({ sweepIntervalMs: 5_000, orphanMinAgeMs: 60_000 });
+    expect(() => loadSettings({ FOLIO_DATA_DIR: dataDir, JOB_QUEUE: 'bullmq' })).toThrow(/needs REDIS_URL/);
+    expect(() => loadSettings({ FOLIO_DATA_DIR: dataDir, JOB_QUEUE: 'kafka' })).toThrow(/JOB_QUEUE/);
+    expect(() => loadSettings({ FOLIO_DATA_DIR: dataDir, JOB_LEASE_MS: '100' })).toThrow(
+      'JOB_LEASE_MS must be an integer of at least 500, got "100"',
+    );
+    expect(() => loadSettings({ FOLIO_DATA_DIR: dataDir, RETENTION_ORPHAN_MIN_AGE_SECONDS: '10' })).toThrow(
+      /RETENTION_ORPHAN_MIN_AGE_SECONDS/,
+    );
+  });
+
   it('has security limits a real person never meets, each one a setting', () => {
     const defaults = loadSettings({ FOLIO_DATA_DIR: dataDir });
     expect(defaults).toMatchObject({

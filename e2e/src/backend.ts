@@ -7,6 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+/** The public eval set: `../shared/eval/public` beside the repository, or `$FOLIO_EVAL_DIR/public`. */
+export const EVAL_DIR = path.join(
+  process.env.FOLIO_EVAL_DIR ?? path.resolve(REPO_ROOT, '../shared/eval'),
+  'public',
+);
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

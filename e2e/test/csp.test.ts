@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
 import { launchChromium } from '../src/browser.js';
 
-const PDF = path.join(REPO_ROOT, '../shared/eval/public/pdf_001/degraded.pdf');
+const PDF = path.join(EVAL_DIR, 'pdf_001/degraded.pdf');
 
 let backend: RunningBackend;
 let browser: Browser;

@@ -3,11 +3,12 @@
 // answered by the server's paged list; axe-core finds no serious or critical violation on the full dashboard.
 // Screenshots of the 300-file dashboard are kept in e2e/artifacts/.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../src/axe.js';
-import { startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 
 const PNGS = 298;
@@ -15,7 +16,7 @@ const BATCH = 50;
 const PAGE_SIZE = 48;
 const DESKTOP = { width: 1440, height: 900 };
 const MOBILE = { width: 390, height: 844 };
-const PDF = readFileSync('/work/shared/eval/public/pdf_001/degraded.pdf');
+const PDF = readFileSync(path.join(EVAL_DIR, 'pdf_001/degraded.pdf'));
 
 /** Every 10th file is an invoice; every 7th name is long enough to wrap onto more lines in its card. */
 const fileName = (i: number) =>

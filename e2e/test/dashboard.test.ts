@@ -8,10 +8,10 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../src/axe.js';
-import { REPO_ROOT, freePort, startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR, REPO_ROOT, freePort, startBackend, type RunningBackend } from '../src/backend.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 
-const EVAL = '/work/shared/eval/public';
+const EVAL = EVAL_DIR;
 const PDF_3_PAGES = path.join(EVAL, 'pdf_001/degraded.pdf');
 const IMAGE_A = path.join(EVAL, 'doc_005/degraded.png');
 const IMAGE_B = path.join(EVAL, 'photo_001/degraded.jpg');

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 
-const EVAL = '/work/shared/eval/public';
+const EVAL = EVAL_DIR;
 const IMAGE = path.join(EVAL, 'doc_005/degraded.png');
 const DESKTOP = { width: 1280, height: 800 };
 const NOTE = 'Checked by Folio';

@@ -13,7 +13,7 @@ export interface CreditChange {
   delta: number;
   /** Short machine word: signup, purchase, restoration, refund, ... */
   reason: string;
-  /** Unique per event, e.g. `signup:<userId>`, `checkout:<sessionId>`, `job:<jobId>:debit`. */
+  /** Unique per event, e.g. `signup:<userId>`, `checkout:<sessionId>`, `restore:<jobId>`, `refund:<jobId>:<page>`. */
   reference: string;
 }
 

@@ -1,7 +1,7 @@
 // Queries on the files table. Live rows have deleted_at null; tombstoned rows are only seen by retention.
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { FilesTable, FilesTables } from './file-schema.js';
+import type { FilesTable } from './file-schema.js';
 
 export type FileRow = Selectable<FilesTable>;
 
@@ -28,10 +28,10 @@ const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\
 export type Executor = Kysely<Database>;
 
 export class FileRepository {
-  private readonly db: Kysely<Database & FilesTables>;
+  private readonly db: Kysely<Database>;
 
   constructor(db: Executor) {
-    this.db = db.withTables<FilesTables>();
+    this.db = db;
   }
 
   async insert(row: FileRow): Promise<void> {
@@ -104,7 +104,7 @@ export class FileRepository {
   }
 
   private matching(userId: string, filter: ListFilter) {
-    let query: SelectQueryBuilder<Database & FilesTables, 'files', object> = this.db
+    let query: SelectQueryBuilder<Database, 'files', object> = this.db
       .selectFrom('files')
       .where('user_id', '=', userId)
       .where('deleted_at', 'is', null);

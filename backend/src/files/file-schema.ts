@@ -41,7 +41,7 @@ export type PreviewAttemptsTable = {
   attempted_at: string;
 };
 
-/** Added to the database type with `db.withTables<FilesTables>()`. */
+/** Part of the one `Database` type (db/schema.ts). */
 export type FilesTables = {
   files: FilesTable;
   preview_attempts: PreviewAttemptsTable;

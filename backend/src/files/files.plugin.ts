@@ -1,9 +1,8 @@
-// Wires the files domain: storage, repository, background previews, service, routes.
+// Wires the files domain on the process's storage: repository, background previews, service, routes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { Settings } from '../settings.js';
-import { createStorage } from '../storage/create-storage.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { FilePurger } from './file-purger.js';
 import { FileRepository } from './file-repository.js';
@@ -16,8 +15,8 @@ export interface FilesPluginOptions {
   settings: Readonly<Settings>;
   db: Db;
   eventBus: EventBus;
-  /** Defaults to the storage chosen by settings. */
-  storage?: ObjectStorage;
+  /** The process's storage. */
+  storage: ObjectStorage;
   /** The clock (tests move it). */
   now?: () => Date;
   /** How often pending previews are looked for (files added by other processes, restarts). */
@@ -25,8 +24,7 @@ export interface FilesPluginOptions {
 }
 
 export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, options) => {
-  const { settings, db, eventBus } = options;
-  const storage = options.storage ?? createStorage(settings);
+  const { settings, db, eventBus, storage } = options;
   const now = options.now ?? (() => new Date());
   const files = new FileRepository(db);
   const checkTimeoutMs = settings.fileCheckTimeoutSeconds * 1000;

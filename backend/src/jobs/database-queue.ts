@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { JobHandler, JobQueue, QueuedJob } from './job-queue.js';
-import { ACTIVE_STATUSES, type JobTables } from './job-table.js';
+import { ACTIVE_STATUSES } from './job-table.js';
 
 export interface DatabaseQueueOptions {
   leaseMs: number;
@@ -23,13 +23,13 @@ export class DatabaseJobQueue implements JobQueue {
   private readonly loops: Promise<void>[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly now: () => Date;
-  private readonly db: Kysely<Database & JobTables>;
+  private readonly db: Kysely<Database>;
 
   constructor(
     db: Kysely<Database>,
     private readonly options: DatabaseQueueOptions,
   ) {
-    this.db = db.withTables<JobTables>();
+    this.db = db;
     this.now = options.now ?? (() => new Date());
   }
 

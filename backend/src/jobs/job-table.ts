@@ -1,8 +1,7 @@
-// Row type of the `jobs` table (migration 003). Repositories attach it to the app's Kysely instance with
-// `db.withTables<JobTables>()`, so the shared database type stays untouched.
+// Row type of the `jobs` table (migration 003). db/schema.ts intersects JobTables into the one `Database` type,
+// so every Kysely instance of the app knows the table.
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
 
-// Type aliases, not interfaces: Kysely's withTables() wants index-signature-compatible record types.
 export type JobsTable = {
   id: string;
   user_id: string;

@@ -1,13 +1,9 @@
 // Queries of the `jobs` table. Every function takes the connection or transaction it runs in.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { ACTIVE_STATUSES, type JobsTable, type JobTables } from './job-table.js';
+import { ACTIVE_STATUSES, type JobsTable } from './job-table.js';
 
 type Conn = Kysely<Database>;
-
-function jobsOf(conn: Conn) {
-  return conn.withTables<JobTables>();
-}
 
 export type JobRow = JobsTable;
 
@@ -19,15 +15,15 @@ export interface JobCounters {
 
 export class JobsRepository {
   async insert(conn: Conn, row: JobRow): Promise<void> {
-    await jobsOf(conn).insertInto('jobs').values(row).execute();
+    await conn.insertInto('jobs').values(row).execute();
   }
 
   async find(conn: Conn, id: string): Promise<JobRow | undefined> {
-    return jobsOf(conn).selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return conn.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   async findActiveForFile(conn: Conn, originalFileId: string): Promise<JobRow | undefined> {
-    return jobsOf(conn)
+    return conn
       .selectFrom('jobs')
       .selectAll()
       .where('original_file_id', '=', originalFileId)
@@ -37,7 +33,7 @@ export class JobsRepository {
 
   /** Jobs not finished yet, oldest first (re-enqueued when a BullMQ worker starts). */
   async listActive(conn: Conn): Promise<Pick<JobRow, 'id' | 'priority'>[]> {
-    return jobsOf(conn)
+    return conn
       .selectFrom('jobs')
       .select(['id', 'priority'])
       .where('status', 'in', ACTIVE_STATUSES)
@@ -47,8 +43,7 @@ export class JobsRepository {
 
   /** Counts one more run of an unfinished job and marks it running; undefined when it is already finished. */
   async beginAttempt(conn: Conn, id: string, now: string): Promise<JobRow | undefined> {
-    const jobs = jobsOf(conn);
-    const result = await jobs
+    const result = await conn
       .updateTable('jobs')
       .set((eb) => ({
         attempts: eb('attempts', '+', 1),
@@ -60,11 +55,11 @@ export class JobsRepository {
       .where('status', 'in', ACTIVE_STATUSES)
       .executeTakeFirst();
     if (result.numUpdatedRows !== 1n) return undefined;
-    return jobs.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return conn.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   async saveCounters(conn: Conn, id: string, counters: JobCounters, now: string): Promise<void> {
-    await jobsOf(conn)
+    await conn
       .updateTable('jobs')
       .set({ ...counters, updated_at: now })
       .where('id', '=', id)
@@ -79,7 +74,7 @@ export class JobsRepository {
     counters: JobCounters,
     now: string,
   ): Promise<boolean> {
-    const result = await jobsOf(conn)
+    const result = await conn
       .updateTable('jobs')
       .set({
         ...counters,

@@ -4,7 +4,9 @@ import path from 'node:path';
 import * as prettier from 'prettier';
 import { buildApp } from '../app.js';
 import { openDatabase } from '../db/database.js';
+import { createJobQueue } from '../restoration/job-system.js';
 import { loadSettings } from '../settings.js';
+import { createStorage } from '../storage/create-storage.js';
 
 /**
  * The OpenAPI document as formatted JSON text. Built from fixed settings (not the caller's environment)
@@ -15,7 +17,8 @@ export async function generateOpenApiDocument(): Promise<string> {
   const settings = loadSettings({ FOLIO_ENV: 'test', FOLIO_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const db = openDatabase({ sqlitePath: ':memory:' });
   try {
-    const app = await buildApp({ settings, db });
+    const storage = createStorage(settings);
+    const app = await buildApp({ settings, db, storage, queue: createJobQueue(settings, db) });
     await app.ready();
     const document = JSON.stringify(app.swagger());
     await app.close();

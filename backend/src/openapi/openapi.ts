@@ -1,9 +1,10 @@
 // The OpenAPI document is produced from the route schemas themselves (declared once with TypeBox).
 import fastifySwagger from '@fastify/swagger';
+import { API_BASE_PATH } from '@folio/shared';
 import type { FastifyInstance } from 'fastify';
 import { ErrorSchema } from '../auth/auth.schemas.js';
 
-export const API_PREFIX = '/api/v1';
+export const API_PREFIX = API_BASE_PATH;
 
 export async function installOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {

@@ -1,12 +1,12 @@
-// Composition of the restoration jobs of one process: the queue chosen by settings, the runner, and the
-// service the routes call. API processes enqueue; worker processes (or the embedded pool) consume.
+// The restoration jobs of one process: the queue (created by the process's entry point with createJobQueue and
+// passed in), the runner, and the service the routes call. API processes enqueue; worker processes (or the
+// embedded pool) consume. The job system owns the queue from then on: close() closes it.
 import { warmEnginePool } from '@folio/engine';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { Db } from '../db/database.js';
 import { BullmqJobQueue } from '../jobs/bullmq-queue.js';
 import { DatabaseJobQueue } from '../jobs/database-queue.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import type { JobSettings } from '../jobs/job-settings.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { Settings } from '../settings.js';
@@ -19,8 +19,8 @@ import { RestorationService } from './restoration.service.js';
 
 export interface JobSystemDeps {
   settings: Readonly<Settings>;
-  jobSettings: Readonly<JobSettings>;
   db: Db;
+  queue: JobQueue;
   storage: ObjectStorage;
   eventBus: EventBus;
   credits: CreditsService;
@@ -29,11 +29,9 @@ export interface JobSystemDeps {
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
-export function createJobQueue(
-  settings: Pick<Settings, 'redisUrl'>,
-  jobSettings: Readonly<JobSettings>,
-  db: Db,
-): JobQueue {
+/** The queue chosen by settings: BullMQ on Redis (scale-out) or the durable job table. */
+export function createJobQueue(settings: Pick<Settings, 'redisUrl' | 'jobs'>, db: Db): JobQueue {
+  const jobSettings = settings.jobs;
   if (jobSettings.queue === 'bullmq') {
     return new BullmqJobQueue({
       redisUrl: settings.redisUrl,
@@ -53,27 +51,27 @@ export class JobSystem {
 
   constructor(private readonly deps: JobSystemDeps) {
     const files = new RepositoryRestorationFiles(deps.settings.restoredRetentionDays);
-    this.queue = createJobQueue(deps.settings, deps.jobSettings, deps.db);
+    this.queue = deps.queue;
     this.runner = new RestorationRunner({
       db: deps.db,
       storage: deps.storage,
-      engine: deps.engine ?? new FolioPageEngine(deps.jobSettings.pageTimeoutMs),
+      engine: deps.engine ?? new FolioPageEngine(deps.settings.jobs.pageTimeoutMs),
       credits: deps.credits,
       eventBus: deps.eventBus,
       files,
-      options: { maxAttempts: deps.jobSettings.maxAttempts },
+      options: { maxAttempts: deps.settings.jobs.maxAttempts },
       ...(deps.log ? { log: deps.log } : {}),
     });
     this.service = new RestorationService(deps.db, deps.credits, files, this.queue);
   }
 
   /** Starts consuming jobs in this process. */
-  async startWorkers(concurrency = this.deps.jobSettings.concurrency): Promise<void> {
+  async startWorkers(concurrency = this.deps.settings.jobs.concurrency): Promise<void> {
     if (this.started || concurrency <= 0) return;
     this.started = true;
     // The engine's threads start now and stay, so a job's first page (and its progress event) starts at once.
     if (!this.deps.engine) warmEnginePool();
-    if (this.deps.jobSettings.queue === 'bullmq') {
+    if (this.deps.settings.jobs.queue === 'bullmq') {
       // A job committed by an API node that died before enqueueing it is only in the table: hand it over.
       for (const job of await new JobsRepository().listActive(this.deps.db)) {
         await this.queue.enqueue({ jobId: job.id, priority: job.priority });

@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { toFileDto } from '../files/file-dto.js';
 import { FileRepository } from '../files/file-repository.js';
-import type { FilesTables } from '../files/file-schema.js';
 import type { NewRestoredFile, OriginalFile, RestorationFiles } from './restoration-files.js';
 
 type Conn = Kysely<Database>;
@@ -36,7 +35,6 @@ export class RepositoryRestorationFiles implements RestorationFiles {
 
   async setStatus(conn: Conn, fileId: string, status: string, unlessStatus?: string): Promise<boolean> {
     let query = conn
-      .withTables<FilesTables>()
       .updateTable('files')
       .set({ status, updated_at: new Date().toISOString() })
       .where('id', '=', fileId)

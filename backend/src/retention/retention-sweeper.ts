@@ -3,13 +3,10 @@
 import type { Db } from '../db/database.js';
 import { FilePurger } from '../files/file-purger.js';
 import { FileRepository } from '../files/file-repository.js';
-import { createStorage } from '../storage/create-storage.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { RetentionService } from './retention-service.js';
-import { loadJobSettings } from '../jobs/job-settings.js';
 import type { EventBus } from '../realtime/event-bus.js';
-import type { Settings } from '../settings.js';
-import { loadRetentionSettings, type RetentionSettings } from './retention-settings.js';
+import type { RetentionSettings, Settings } from '../settings.js';
 import { createSweepLock, type SweepLock } from './sweep-lock.js';
 
 export interface RetentionSweeper {
@@ -18,7 +15,7 @@ export interface RetentionSweeper {
 }
 
 export interface SweeperOptions {
-  storage?: ObjectStorage;
+  /** Defaults to settings.retention. */
   retention?: RetentionSettings;
   now?: () => Date;
   /** Defaults to a Redis lock when REDIS_URL is set, else none. */
@@ -29,6 +26,7 @@ export interface SweeperOptions {
 export interface SweeperHost {
   db: Db;
   settings: Readonly<Settings>;
+  storage: ObjectStorage;
   eventBus: EventBus;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
@@ -39,9 +37,9 @@ function lockHoldMs(intervalMs: number): number {
 }
 
 export function startRetentionSweeper(app: SweeperHost, options: SweeperOptions = {}): RetentionSweeper {
-  const retention = options.retention ?? loadRetentionSettings();
+  const retention = options.retention ?? app.settings.retention;
   const files = new FileRepository(app.db);
-  const storage = options.storage ?? createStorage(app.settings);
+  const { storage } = app;
   const service = new RetentionService({
     files,
     storage,
@@ -54,7 +52,7 @@ export function startRetentionSweeper(app: SweeperHost, options: SweeperOptions 
     createSweepLock(
       app.settings.redisUrl,
       lockHoldMs(retention.sweepIntervalMs),
-      `${loadJobSettings().queuePrefix}:retention-sweep:lock`,
+      `${app.settings.jobs.queuePrefix}:retention-sweep:lock`,
     );
   let running: Promise<void> | null = null;
   const tick = (): void => {

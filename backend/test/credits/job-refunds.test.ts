@@ -8,7 +8,6 @@ import { FilePurger } from '../../src/files/file-purger.js';
 import { FileRepository } from '../../src/files/file-repository.js';
 import { contentKey, FILE_OBJECTS_PREFIX } from '../../src/files/storage-keys.js';
 import { JobAbortedError } from '../../src/restoration/restoration-runner.js';
-import { createStorage } from '../../src/storage/create-storage.js';
 import { createTestApp } from '../helpers/app.js';
 import { signIn } from '../helpers/auth.js';
 import { addOriginal, balanceOf, grantCredits, ledgerOf, tiffPages } from '../restoration/fixtures.js';
@@ -208,7 +207,7 @@ describe('job refunds through the API', () => {
       const db = testApp.database.db;
       const user = await signIn(app, 'deletes-while-restoring@example.test');
       await grantCredits(db, user.userId, STARTING_CREDITS);
-      const fileId = await addOriginal(db, createStorage(testApp.settings), user.userId, {
+      const fileId = await addOriginal(db, testApp.storage, user.userId, {
         bytes: fourPages,
         filename: 'letters.tiff',
         mime: 'image/tiff',

@@ -2,6 +2,8 @@ import type { RealtimeEvent } from '@folio/shared';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { createJobQueue } from '../../src/restoration/job-system.js';
+import { createStorage } from '../../src/storage/create-storage.js';
 import { SessionTokens } from '../../src/auth/session-tokens.js';
 import { InProcessEventBus } from '../../src/realtime/event-bus.js';
 import type { Settings } from '../../src/settings.js';
@@ -36,7 +38,13 @@ const creditsEvent = (n: number): RealtimeEvent => ({ type: 'credits.updated', c
 beforeAll(async () => {
   jobDb = await createTestDatabase();
   settings = testSettings(jobDb.dataDir, { DATABASE_URL: jobDb.databaseUrl });
-  app = await buildApp({ settings, db: jobDb.db, eventBus });
+  app = await buildApp({
+    settings,
+    db: jobDb.db,
+    storage: createStorage(settings),
+    queue: createJobQueue(settings, jobDb.db),
+    eventBus,
+  });
   baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 

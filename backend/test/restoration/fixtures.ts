@@ -9,8 +9,10 @@ import { withTransaction } from '../../src/db/transaction.js';
 import { FileRepository } from '../../src/files/file-repository.js';
 import { contentKey } from '../../src/files/storage-keys.js';
 import type { ObjectStorage } from '../../src/storage/storage.js';
+import { EVAL_DIR } from '../fixtures/bad-files.js';
 
-export const EVAL_DIR = '/work/shared/eval/public';
+export { EVAL_DIR };
+
 export const FIVE_PAGE_PDF = `${EVAL_DIR}/pdf_003/degraded.pdf`;
 
 /** A small PNG crop of a real degraded document page (fast in the engine). */

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository } from '../../src/files/file-repository.js';
-import type { FilesTables } from '../../src/files/file-schema.js';
 import { JobsRepository } from '../../src/jobs/jobs.repository.js';
-import { createStorage } from '../../src/storage/create-storage.js';
 import type { ObjectStorage } from '../../src/storage/storage.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signIn, type SignedIn } from '../helpers/auth.js';
@@ -20,7 +18,7 @@ const jobsRepo = new JobsRepository();
 beforeAll(async () => {
   harness = await createTestApp({ env: { SIGNUP_CREDITS: '0' } });
   app = harness.app;
-  storage = createStorage(harness.settings);
+  storage = harness.storage;
   crop = await pngCrop();
 });
 
@@ -183,7 +181,6 @@ describe('POST /api/v1/restoration/restore', () => {
       expect((await jobsRepo.find(db, jobId))?.status).toBe('queued');
     }
     const processing = await db
-      .withTables<FilesTables>()
       .selectFrom('files')
       .select('id')
       .where('user_id', '=', user.userId)

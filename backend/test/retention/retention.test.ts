@@ -207,11 +207,14 @@ describe('retention sweep', () => {
 describe('startRetentionSweeper', () => {
   it('sweeps at start and stops cleanly', async () => {
     const row = await upload();
-    const sweeper = startRetentionSweeper(test.app, {
-      storage,
-      retention: { sweepIntervalMs: 60_000, orphanMinAgeMs: HOUR },
-      now: () => new Date(clock + 8 * DAY),
-    });
+    const { db, settings, eventBus, log } = test.app;
+    const sweeper = startRetentionSweeper(
+      { db, settings, eventBus, log, storage },
+      {
+        retention: { sweepIntervalMs: 60_000, orphanMinAgeMs: HOUR },
+        now: () => new Date(clock + 8 * DAY),
+      },
+    );
     await sweeper.stop();
     expect(await rowExists(row.id)).toBe(false);
     expect(await storage.exists(row.storage_key)).toBe(false);

@@ -5,7 +5,6 @@ import type { RealtimeEvent } from '@folio/shared';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStorage } from '../../src/storage/create-storage.js';
 import { signInRegistered, type SignedIn } from '../helpers/auth.js';
 import { addOriginal, png } from '../restoration/fixtures.js';
 import { listFiles, startFilesApp, upload, type FilesHarness } from '../files/files-harness.js';
@@ -56,7 +55,7 @@ beforeAll(async () => {
     payload: { file_id: secondFile },
   });
   aliceJob = restore.json<{ data: { job_id: string } }>().data.job_id;
-  aliceRestored = await addOriginal(h.test.database.db, createStorage(h.test.settings), alice.userId, {
+  aliceRestored = await addOriginal(h.test.database.db, h.test.storage, alice.userId, {
     ...png(image, 'alice-restored.png'),
     type: 'restored',
   });

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { createJobQueue } from '../../src/restoration/job-system.js';
+import { createStorage } from '../../src/storage/create-storage.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { createTestApp, testSettings, type TestApp } from '../helpers/app.js';
 import { signIn } from '../helpers/auth.js';
@@ -118,7 +120,13 @@ describe('production', () => {
       DEV_LOGIN: 'false',
       DATABASE_URL: database.databaseUrl,
     });
-    const app = await buildApp({ settings, db: database.db });
+    const db = database.db;
+    const app = await buildApp({
+      settings,
+      db,
+      storage: createStorage(settings),
+      queue: createJobQueue(settings, db),
+    });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/v1/health' });
       expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
 import { writeModel } from '../../src/models/convert/index.js';
 import { configureModels, releaseSessions, upscale, upscaleModel } from '../../src/models/index.js';
+import { publicSet } from '../helpers.js';
 
-const EVAL = '/work/shared/eval/public';
+const EVAL = publicSet;
 let modelsDir = '';
 
 async function crop(file: string, left: number, top: number, size: number, grey = false): Promise<RawImage> {

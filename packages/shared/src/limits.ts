@@ -1,4 +1,5 @@
-// Limits and timings of spec §9 that both sides rely on.
+// Limits and timings of spec §9. The backend takes its API path (API_BASE_PATH) and the defaults of MAX_UPLOAD_MB
+// and RESTORED_RETENTION_DAYS from here; the other values are the web app's.
 export const MAX_UPLOAD_MB_DEFAULT = 10;
 export const UPLOAD_EXTENSIONS = ['.pdf', '.png', '.jpg', '.jpeg'] as const;
 export const RESTORED_RETENTION_DAYS_DEFAULT = 30;

@@ -25,11 +25,29 @@ describe('parseRealtimeMessage', () => {
     expect(logged).toHaveLength(5);
   });
 
-  it('accepts page/total as progress field names', () => {
-    const event = parseRealtimeMessage(
-      JSON.stringify({ type: 'restoration.progress', original_file_id: 'o', page: 2, total: 5 }),
-      log,
-    );
-    expect(event).toMatchObject({ currentPage: 2, totalPages: 5 });
+  it('parses a progress event with the fields the server sends', () => {
+    const event = {
+      type: 'restoration.progress',
+      original_file_id: 'o',
+      fileId: 'o',
+      jobId: 'j',
+      currentPage: 2,
+      totalPages: 5,
+      successfulPages: 2,
+      failedPages: 0,
+      credits_remaining: 8,
+    };
+    expect(parseRealtimeMessage(JSON.stringify(event), log)).toEqual(event);
+    expect(logged).toEqual([]);
+  });
+
+  it('ignores a progress message without currentPage (page/total are not names the server sends)', () => {
+    expect(
+      parseRealtimeMessage(
+        JSON.stringify({ type: 'restoration.progress', original_file_id: 'o', page: 2, total: 5 }),
+        log,
+      ),
+    ).toBeNull();
+    expect(logged).toHaveLength(1);
   });
 });

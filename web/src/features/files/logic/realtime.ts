@@ -11,7 +11,7 @@ const KNOWN_TYPES = new Set<RealtimeEvent['type']>([
   'credits.updated',
 ]);
 
-/** Accepts the legacy `page`/`total` names for progress too. Returns null (after logging) for anything else. */
+/** The typed events of @folio/shared; returns null (after logging) for anything else. */
 export function parseRealtimeMessage(
   raw: unknown,
   log: (msg: string, data: unknown) => void,
@@ -33,8 +33,6 @@ export function parseRealtimeMessage(
   }
   const event = data as Record<string, unknown>;
   if (event.type === 'restoration.progress') {
-    event.currentPage ??= event.page;
-    event.totalPages ??= event.total;
     if (typeof event.original_file_id !== 'string' || typeof event.currentPage !== 'number') {
       log('Ignoring malformed progress message', raw);
       return null;
