@@ -12,8 +12,8 @@ export const PAGE_NET_ID = 'page-net';
 export const PAGE_NET_FILE = path.resolve(import.meta.dirname, '../../weights/page-net.onnx');
 /** The network halves the page four times: windows are padded to a multiple of this. */
 const MULTIPLE = 32;
-/** Context computed around each tile and dropped (the network sees about 200 px around a point). */
-const MARGIN = 64;
+/** Context computed around each tile and dropped: the network sees about 100 px on each side of a point. */
+const MARGIN = 128;
 /** Largest window, in pixels: a 200-DPI letter page runs in one piece; larger pages in tiles (bounded memory). */
 const MAX_WINDOW_PIXELS = 4_300_000;
 
@@ -35,14 +35,17 @@ export interface Tile {
 }
 
 const roundUp = (n: number) => Math.ceil(n / MULTIPLE) * MULTIPLE;
+// Windows start on the network's grid: it folds and halves the page, so a window shifted by a pixel would see
+// every letter on another phase and restore it a little differently from its neighbour.
+const alignDown = (n: number) => Math.max(0, Math.floor(n / MULTIPLE) * MULTIPLE);
 
 /** The fewest tiles, in a grid, whose padded windows stay under the pixel budget. */
 export function planTiles(width: number, height: number, maxPixels = MAX_WINDOW_PIXELS): Tile[] {
   let nx = 1;
   let ny = 1;
   const windowPixels = () => {
-    const w = Math.ceil(width / nx) + (nx > 1 ? 2 * MARGIN : 0);
-    const h = Math.ceil(height / ny) + (ny > 1 ? 2 * MARGIN : 0);
+    const w = Math.ceil(width / nx) + (nx > 1 ? 2 * MARGIN + MULTIPLE : 0);
+    const h = Math.ceil(height / ny) + (ny > 1 ? 2 * MARGIN + MULTIPLE : 0);
     return roundUp(w) * roundUp(h);
   };
   while (windowPixels() > maxPixels) {
@@ -61,8 +64,8 @@ export function planTiles(width: number, height: number, maxPixels = MAX_WINDOW_
         y0,
         x1,
         y1,
-        wx0: Math.max(0, x0 - MARGIN),
-        wy0: Math.max(0, y0 - MARGIN),
+        wx0: alignDown(x0 - MARGIN),
+        wy0: alignDown(y0 - MARGIN),
         wx1: Math.min(width, x1 + MARGIN),
         wy1: Math.min(height, y1 + MARGIN),
       });
