@@ -183,14 +183,19 @@ export async function restorePageInThread(
         keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
       ));
     // The whole page must read no worse than the input; otherwise it falls back to what does.
-    const safer = await neverWorse(image, verdict, guard, runConservative);
+    // With the network, the classical plan measured on the input is tried before its conservative steps.
+    const runClassical = () =>
+      runSteps(image, plan.steps, registry, keepAs && { ...keepAs, prefix: `${prefix}-classical` });
+    const safer = await neverWorse(image, verdict, guard, [
+      ...(useNet ? [{ source: 'classical' as const, run: runClassical }] : []),
+      { source: 'conservative', run: runConservative },
+    ]);
     if (safer) {
       fallback = { reason: safer.reason, lostWords: verdict.lostWords };
       output = safer.image;
       outDpi = Math.round((dpi * output.width) / image.width);
-      applied = [...geometry, ...(safer.source === 'conservative' ? plan.conservative : [])].map(
-        (c) => c.name,
-      );
+      const shown = { classical: plan.steps, conservative: plan.conservative, input: [] }[safer.source];
+      applied = [...geometry, ...shown].map((c) => c.name);
       words = safer.words;
       await keep(opts.keepTempDir, `${prefix}-never-worse-${safer.source}`, output);
     } else if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;

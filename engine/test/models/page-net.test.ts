@@ -1,7 +1,10 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
+import { loadDocument } from '../../src/io/decode.js';
 import { pageNetAvailable, planTiles, runPageNet } from '../../src/models/page-net.js';
+import { restorePageInThread } from '../../src/pipeline/page.js';
+import { createDefaultRegistry } from '../../src/steps/index.js';
 import { evalFile } from '../helpers.js';
 
 /** A 640×640 grey piece of a clean public page, with text on it. */
@@ -96,5 +99,32 @@ describe('the trained page network (engine/weights/page-net.onnx)', () => {
     const tiled = await runPageNet(damaged, 200_000);
     // Windows start on the network's 32 px grid with 128 px of context: no seam shows.
     expect(meanAbsDiff(whole.data, tiled.data)).toBeLessThan(0.05);
+  });
+});
+
+describe('the default document plan', () => {
+  async function damagedDoc() {
+    const damaged = damage(await cleanPiece());
+    const png = await sharp(damaged.data, { raw: { width: 640, height: 640, channels: 3 } })
+      .png()
+      .toBuffer();
+    return loadDocument(png);
+  }
+
+  it('runs the network first on a damaged text page, then the classical steps planned on its output', async () => {
+    const page = await restorePageInThread(await damagedDoc(), 0, {}, createDefaultRegistry(), {});
+    expect(page.steps[0]).toBe('restore-page-net');
+  });
+
+  it('runs the classical plan alone when asked to', async () => {
+    const page = await restorePageInThread(
+      await damagedDoc(),
+      0,
+      { pageNet: false },
+      createDefaultRegistry(),
+      {},
+    );
+    expect(page.steps).not.toContain('restore-page-net');
+    expect(page.steps.length).toBeGreaterThan(0);
   });
 });

@@ -74,7 +74,8 @@ describe('the word guard in the page pipeline', () => {
     // A band of about two text lines in the lower paragraph.
     const band = { from: 0.6, to: 0.68 };
     const { plan, registry } = await withBoldStep(eraseRows(band.from, band.to));
-    const page = await restorePageInThread(doc, 0, { ocr: true }, registry, threadServices());
+    // The classical plan alone: its erasing step is what the guard must catch.
+    const page = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, threadServices());
     expect(page.fallback).toBeDefined();
     expect(page.fallback!.words).toBeGreaterThan(0);
     expect(page.fallback!.lostWords.length).toBeGreaterThan(0);
@@ -161,7 +162,13 @@ describe('the word guard in the page pipeline', () => {
     const services = threadServices(undefined, 'changed', (r) => {
       seen = r;
     });
-    const page = await restorePageInThread(skewed, 0, { ocr: true }, createDefaultRegistry(), services);
+    const page = await restorePageInThread(
+      skewed,
+      0,
+      { ocr: true, pageNet: false },
+      createDefaultRegistry(),
+      services,
+    );
     // The full plan stands (at most a word or two patched from the conservative steps).
     expect(page.steps).toEqual(planPage(image, dpi, 'auto').steps.map((c) => c.name));
     expect(page.fallback?.words ?? 0).toBeLessThanOrEqual(2);
