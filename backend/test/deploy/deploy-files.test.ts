@@ -81,6 +81,8 @@ describe('deploy/Dockerfile', () => {
       'backend/dist',
       'web/dist',
       'engine/models',
+      // Committed with the repository (the trained page network), taken from the build stage's copy.
+      'engine/weights',
     ]);
     for (const copy of of(runtime, 'COPY')) {
       const [from, source] = copy.args.split(/\s+/);
