@@ -60,6 +60,41 @@ export function colourStats(img: RawImage): { meanChroma: number; colourfulShare
   return { meanChroma: chromaSum / count, colourfulShare: colourful / count };
 }
 
+/**
+ * Share of the tinted pixels (opponent chroma of 15 or more) whose hue lies within the densest 60° window of hues:
+ * mottled yellowing or a sepia stain is one hue in many strengths, a colour picture spreads over several hues.
+ * 1 when nothing is tinted.
+ */
+export function oneHueShare(img: RawImage): number {
+  if (img.channels === 1) return 1;
+  const step = Math.max(1, Math.floor(Math.sqrt((img.width * img.height) / 250_000)));
+  const bins = new Float64Array(36);
+  let tinted = 0;
+  for (let y = 0; y < img.height; y += step) {
+    for (let x = 0; x < img.width; x += step) {
+      const p = (y * img.width + x) * img.channels;
+      const r = img.data[p]!;
+      const g = img.data[p + 1]!;
+      const b = img.data[p + 2]!;
+      // Opponent axes: red-green and yellow-blue.
+      const a = r - g;
+      const yb = (r + g) / 2 - b;
+      if (Math.hypot(a, yb) < 15) continue;
+      const hue = (Math.atan2(yb, a) + Math.PI) / (2 * Math.PI);
+      bins[Math.min(35, Math.floor(hue * 36))]!++;
+      tinted++;
+    }
+  }
+  if (tinted === 0) return 1;
+  let best = 0;
+  for (let start = 0; start < 36; start++) {
+    let sum = 0;
+    for (let k = 0; k < 6; k++) sum += bins[(start + k) % 36]!;
+    best = Math.max(best, sum);
+  }
+  return best / tinted;
+}
+
 export interface PageFeatures {
   /** Share of pixels close to the local paper level (documents: most of the page). */
   paperShare: number;

@@ -11,6 +11,7 @@ import { findTextLines, MIN_TEXT_LINES, MIN_TEXT_LINES_ON_PAPER, textLineCount }
 import {
   classifyPage,
   estimateNoise,
+  oneHueShare,
   estimatePaperNoise,
   estimateSkew,
   pageFeatures,
@@ -64,12 +65,16 @@ export function speckShare(img: RawImage): number {
  * Whether a page gets the document steps: only when it shows text lines. Paper share sets how many lines are needed
  * (a page that is mostly plain paper is rarely a picture); a colourful page with text (a magazine page, a poster)
  * keeps its colours on the photo plan unless it is mostly paper. Colourful means colour beyond one tint: yellowed
- * or sepia paper is colourful by chroma alone, but each channel follows the grey level there.
+ * or sepia paper is colourful by chroma alone, but each channel follows the grey level there; mottled yellowing does
+ * not follow the grey level, yet its tint keeps one hue.
  */
+/** Share of tinted pixels within one hue window above which a page's colour is a stain, not a picture. */
+const ONE_HUE_SHARE = 0.97;
+
 function routedAsText(img: RawImage, kind: PageKind, features: PageFeatures, textLines: number): boolean {
   if (kind === 'document') return textLines >= MIN_TEXT_LINES_ON_PAPER;
   if (textLines < MIN_TEXT_LINES) return false;
-  return features.colourfulShare <= 0.3 || colourBeyondCast(img) < 1.5;
+  return features.colourfulShare <= 0.3 || colourBeyondCast(img) < 1.5 || oneHueShare(img) >= ONE_HUE_SHARE;
 }
 
 export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePlan {

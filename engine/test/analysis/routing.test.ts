@@ -7,6 +7,47 @@ import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/steps/pixels.js';
 import { greyPicture, textPage, tinted } from '../pages.js';
 
+/** The page yellowed in blotches: the yellow's strength varies across the page, not with the grey level. */
+function mottled(page: RawImage): RawImage {
+  const out = tinted(page, [1, 1, 1]);
+  for (let y = 0; y < page.height; y++) {
+    for (let x = 0; x < page.width; x++) {
+      // Smooth blotches about a fifth of the page across, from a light cream to a deep yellow.
+      const field = 0.5 + 0.25 * Math.sin(x / 37) * Math.cos(y / 53) + 0.25 * Math.sin((x + y) / 71);
+      const i = (y * page.width + x) * 3;
+      out.data[i + 1] = Math.round(out.data[i + 1]! * (1 - 0.18 * field));
+      out.data[i + 2] = Math.round(out.data[i + 2]! * (1 - 0.65 * field));
+    }
+  }
+  return out;
+}
+
+/** Six blocks of distinct hues over the right 65 % of the page: a colour picture beside text. */
+function withColourPicture(page: RawImage): RawImage {
+  const out = tinted(page, [1, 1, 1]);
+  const hues: Array<[number, number, number]> = [
+    [200, 40, 40],
+    [40, 160, 40],
+    [40, 60, 200],
+    [210, 190, 30],
+    [160, 40, 170],
+    [30, 170, 180],
+  ];
+  const left = Math.round(page.width * 0.35);
+  for (let y = 0; y < page.height; y++) {
+    for (let x = left; x < page.width; x++) {
+      const hue =
+        hues[
+          (Math.floor(y / (page.height / 3)) * 2 + Math.floor(((x - left) * 2) / (page.width - left))) % 6
+        ]!;
+      const shade = 0.75 + 0.25 * Math.sin(x / 9 + y / 13);
+      const i = (y * page.width + x) * 3;
+      for (let c = 0; c < 3; c++) out.data[i + c] = Math.round(hue[c]! * shade);
+    }
+  }
+  return out;
+}
+
 const registry = createDefaultRegistry();
 const documentSteps = (names: string[]) => names.filter((n) => registry.get(n).kind === 'document');
 
@@ -53,6 +94,20 @@ describe('routing and the no-unchanged rule', () => {
     expect(names.length).toBeGreaterThan(0);
     const out = await runSteps(picture, plan.steps, registry);
     expect(meanAbsDiff(picture, out)).toBeGreaterThan(5);
+  });
+
+  it('gives a text page with mottled yellowing the document plan: one hue in many strengths is a stain', async () => {
+    const page = mottled(await textPage({ ink: 60, paper: 235, lines: 14 }));
+    const plan = planPage(page, 150, 'auto');
+    expect(plan.features.colourfulShare).toBeGreaterThan(0.3);
+    expect(plan.route).toBe('document');
+  });
+
+  it('keeps a page of text beside a colour picture on the photo plan', async () => {
+    const page = withColourPicture(await textPage({ ink: 60, paper: 235, lines: 14 }));
+    const plan = planPage(page, 150, 'auto');
+    expect(plan.measures.textLines).toBeGreaterThanOrEqual(8);
+    expect(plan.route).toBe('photo');
   });
 
   it('keeps a plain text page on the document plan', async () => {
