@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeEnginePool, describeFallback, restore } from '../src/index.js';
+import { engineSettings } from '../src/settings.js';
 import {
   SEEN_SEEDS,
   baseline,
@@ -214,7 +215,7 @@ async function benchSet(set: EvalSet): Promise<SetSummary | undefined> {
     `\nword guard: ${fallbackPages} of ${docPages} document pages fell back to the conservative steps, ` +
       `${docs.reduce((a, t) => a + t.patchedPages, 0)} had ${docs.reduce((a, t) => a + t.patchedWords, 0)} ` +
       'words patched from them' +
-      (process.env.FOLIO_ENGINE_OCR === 'off' ? ' (OCR and guard off: FOLIO_ENGINE_OCR=off)' : ''),
+      (engineSettings().ocr === 'off' ? ' (OCR and guard off: FOLIO_ENGINE_OCR=off)' : ''),
   );
 
   const folioScore = path.join(work, 'folio.score.json');

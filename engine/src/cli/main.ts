@@ -8,6 +8,7 @@ import { EngineInputError } from '../errors.js';
 import { closeEnginePool } from '../pipeline/pool.js';
 import { describeFallback } from '../pipeline/page.js';
 import { restore } from '../pipeline/restore.js';
+import { engineSettings } from '../settings.js';
 
 const USAGE =
   'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net]';
@@ -34,6 +35,14 @@ async function main(): Promise<number> {
   const mode = values.mode as RestoreMode;
   if (!input || !values.output || positionals.length > 1 || !['auto', 'document', 'photo'].includes(mode)) {
     console.error(USAGE);
+    return 2;
+  }
+  // The settings are read once, now: an unknown FOLIO_ENGINE_OCR stops the run before any work.
+  try {
+    engineSettings();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    console.error(`folio-restore: ${error.message}`);
     return 2;
   }
   const keepTempDir = values['keep-temp'] ? await mkdtemp(path.join(tmpdir(), 'folio-restore-')) : undefined;

@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDocument } from '../io/decode.js';
 import { restorePageInThread } from '../pipeline/page.js';
-import { threadServices, type GuardRead } from '../pipeline/thread-services.js';
+import { threadServices } from '../pipeline/thread-services.js';
+import { engineSettings, type GuardRead } from '../settings.js';
 import { createDefaultRegistry } from '../steps/index.js';
 import type { GuardResult } from './guard.js';
 import { terminateOcr } from './index.js';
@@ -29,8 +30,8 @@ const services = Object.fromEntries(
   modes.map((m) => [
     m,
     m === 'off'
-      ? threadServices('off')
-      : threadServices(undefined, m, (r) => {
+      ? threadServices({ ...engineSettings(), ocr: 'off' })
+      : threadServices({ ...engineSettings(), guardRead: m }, (r) => {
           last = r;
         }),
   ]),

@@ -5,11 +5,9 @@ import { nativeOcrAvailable, recognizeWordsNative } from './native.js';
 import { recognizeWordsPaddle, releasePaddle } from './paddle.js';
 import { recognizeWordsTesseract, type Recognizer } from './recognize.js';
 import { terminateOcr as terminateTesseract } from './worker.js';
+import type { OcrBackend } from './backends.js';
 
-/** Which OCR back-end reads pages: 'auto' is the native binary when it runs, tesseract.js otherwise. */
-export type OcrBackend = 'auto' | 'native' | 'tesseract.js' | 'paddle';
-
-export const OCR_BACKENDS: readonly OcrBackend[] = ['auto', 'native', 'tesseract.js', 'paddle'];
+export { OCR_BACKENDS, type OcrBackend } from './backends.js';
 
 /** The recognizer of a back-end; `binary` is the Tesseract program of 'auto' and 'native'. */
 export function ocrBackend(backend: OcrBackend = 'auto', binary = 'tesseract'): Recognizer {

@@ -3,6 +3,7 @@
 // limit. About 1.3 s of CPU per page pass against 2.2 s for tesseract.js here (engine/README.md).
 import { spawn } from 'node:child_process';
 import type { RawImage } from '../image.js';
+import { engineSettings } from '../settings.js';
 import { toPnm, type OcrLine, type OcrResult, type OcrWord, type RecognizeOptions } from './recognize.js';
 import { OcrError } from './worker.js';
 
@@ -36,9 +37,9 @@ function runTesseract(
   timeoutMs: number,
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
-    // One thread per child: the engine runs one page per core already.
+    // One OpenMP thread per child (the settings' environment): the engine runs one page per core already.
     const child = spawn(binary, args, {
-      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+      env: engineSettings().tesseractEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

@@ -1,10 +1,10 @@
 // The worker pool: heavy pixel work never runs on the event loop.
-import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { EngineInputError } from '../errors.js';
+import { engineSettings } from '../settings.js';
 import type { PdfDescription } from '../io/pdf.js';
 import type { Doc } from '../io/decode.js';
 import type { BuildPdfOptions } from '../io/encode.js';
@@ -24,12 +24,6 @@ function workerExecArgv(): string[] {
   return ['--import', pathToFileURL(tsxLoader).href];
 }
 
-export function defaultThreads(): number {
-  const fromEnv = Number(process.env.FOLIO_ENGINE_THREADS);
-  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return Math.max(1, Math.min(2, availableParallelism()));
-}
-
 type Task = PageTask | AssembleTask | Uint8Array;
 type TaskResult = RestoredPage | PdfTaskResult | AssembledOutput;
 
@@ -37,11 +31,14 @@ let pool: Piscina<Task, TaskResult> | undefined;
 let keepWarm = false;
 
 function enginePool(): Piscina<Task, TaskResult> {
+  const settings = engineSettings();
   pool ??= new Piscina<Task, TaskResult>({
     filename: pathToFileURL(workerFile).href,
     execArgv: workerExecArgv(),
-    minThreads: keepWarm ? defaultThreads() : 0,
-    maxThreads: defaultThreads(),
+    // The worker threads use these settings rather than reading the environment again.
+    workerData: settings,
+    minThreads: keepWarm ? settings.threads : 0,
+    maxThreads: settings.threads,
     idleTimeout: 60_000,
   });
   return pool;
@@ -90,7 +87,7 @@ export async function assembleInPool(
 }
 
 export function poolThreads(): number {
-  return pool?.options.maxThreads ?? defaultThreads();
+  return pool?.options.maxThreads ?? engineSettings().threads;
 }
 
 /** Stops the worker threads (the CLI and tests call this so the process can exit). */

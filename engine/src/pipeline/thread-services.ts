@@ -1,26 +1,19 @@
-// The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default.
-// FOLIO_ENGINE_OCR picks the back-end: 'auto' (default: the Tesseract binary when it runs, tesseract.js when it is
-// absent), 'native', 'tesseract.js', 'paddle' (about twice tesseract.js's CPU time per page), or 'off' (no OCR
-// and no guard: the classical pipeline alone). FOLIO_ENGINE_TESSERACT names the binary ('tesseract' in PATH).
-// FOLIO_ENGINE_GUARD=full makes the guard read the whole input (while the steps run) instead of only the places
-// where the output's ink differs from the input's (the default, 'changed').
+// The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default; which
+// back-end reads and how the guard reads come from the engine's settings (src/settings.ts).
 import {
   DEFAULT_GUARD_OPTIONS,
   guardPage,
   nativeOcrAvailable,
-  OCR_BACKENDS,
   ocrBackend,
   readingQuality,
   type GuardResult,
-  type OcrBackend,
   type OcrResult,
   type Box,
   scaled,
 } from '../ocr/index.js';
 import { toGrey } from '../steps/pixels.js';
 import type { PageServices } from './services.js';
-
-export type GuardRead = 'full' | 'changed';
+import { engineSettings, type EngineSettings } from '../settings.js';
 
 /** The words whose centre lies in none of the boxes. */
 function outside<W extends Box>(words: readonly W[], boxes: readonly Box[]): W[] {
@@ -31,25 +24,13 @@ function outside<W extends Box>(words: readonly W[], boxes: readonly Box[]): W[]
   });
 }
 
-/** The engine's OCR settings, read from the environment here only. */
-export function ocrSettings(env: NodeJS.ProcessEnv = process.env): {
-  backend: OcrBackend | 'off';
-  binary: string;
-} {
-  const setting = env.FOLIO_ENGINE_OCR || 'auto';
-  if (setting !== 'off' && !OCR_BACKENDS.includes(setting as OcrBackend)) {
-    throw new RangeError(`FOLIO_ENGINE_OCR must be one of off, ${OCR_BACKENDS.join(', ')}; got "${setting}"`);
-  }
-  return { backend: setting as OcrBackend | 'off', binary: env.FOLIO_ENGINE_TESSERACT || 'tesseract' };
-}
-
+/** The OCR and word guard of the engine's settings ('off': none, the classical pipeline alone). */
 export function threadServices(
-  setting: OcrBackend | 'off' | undefined = ocrSettings().backend,
-  guardRead: GuardRead = process.env.FOLIO_ENGINE_GUARD === 'full' ? 'full' : 'changed',
+  settings: Pick<EngineSettings, 'ocr' | 'tesseract' | 'guardRead'> = engineSettings(),
   /** Sees every guard result (benchmarks). */
   onGuard?: (result: GuardResult) => void,
-  binary = ocrSettings().binary,
 ): PageServices {
+  const { ocr: setting, tesseract: binary, guardRead } = settings;
   if (setting === 'off') return {};
   const recognize = ocrBackend(setting, binary);
   // The native back-end's "fast" model is surer of its words than tesseract.js, for which the guard's defaults

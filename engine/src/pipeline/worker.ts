@@ -2,6 +2,7 @@
 // (describePdfTask) and assembles the output file (assembleTask). The step registry, OCR, models and pdfjs load
 // once per thread.
 import { pathToFileURL } from 'node:url';
+import { workerData } from 'piscina';
 import { EngineInputError } from '../errors.js';
 import type { Doc } from '../io/decode.js';
 import { describePdf, type PdfDescription } from '../io/pdf.js';
@@ -10,6 +11,7 @@ import type { Step } from '../steps/registry.js';
 import { assembleInThread, type AssembledOutput } from './assemble.js';
 import { restorePageInThread, type PageOptions, type RestoredPage } from './page.js';
 import { threadServices } from './thread-services.js';
+import { useEngineSettings, type EngineSettings } from '../settings.js';
 import type { BuildPdfOptions } from '../io/encode.js';
 
 export interface PageTask {
@@ -20,6 +22,7 @@ export interface PageTask {
   stepModules: string[];
 }
 
+useEngineSettings(workerData as EngineSettings);
 const registry = createDefaultRegistry();
 const loaded = new Set<string>();
 

@@ -14,7 +14,6 @@ import {
   toPnm,
   type Recognizer,
 } from '../../src/ocr/index.js';
-import { ocrSettings } from '../../src/pipeline/thread-services.js';
 import { engineDir } from '../helpers.js';
 import { cer, greyCrop, textLines, withAlpha } from './helpers.js';
 
@@ -100,18 +99,6 @@ describe('choosing the back-end', () => {
   it('stops a Tesseract run past its time limit with OcrTimeoutError', async () => {
     const page = await greyCrop('doc_005', 0, 0, 1200, 1600);
     await expect(recognizeWordsNative(page, { timeoutMs: 1 })).rejects.toThrow(OcrTimeoutError);
-  });
-
-  it('reads FOLIO_ENGINE_OCR and FOLIO_ENGINE_TESSERACT, refusing an unknown back-end', () => {
-    expect(ocrSettings({})).toEqual({ backend: 'auto', binary: 'tesseract' });
-    expect(ocrSettings({ FOLIO_ENGINE_OCR: 'off' }).backend).toBe('off');
-    expect(ocrSettings({ FOLIO_ENGINE_OCR: 'tesseract.js', FOLIO_ENGINE_TESSERACT: MISSING })).toEqual({
-      backend: 'tesseract.js',
-      binary: MISSING,
-    });
-    expect(() => ocrSettings({ FOLIO_ENGINE_OCR: 'tesseract-js' })).toThrow(
-      /FOLIO_ENGINE_OCR must be one of/,
-    );
   });
 });
 

@@ -9,6 +9,7 @@ import { decodePage, loadDocument, type Doc } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
+import { engineSettings } from '../../src/settings.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import type { GuardResult } from '../../src/ocr/index.js';
 import type { OcrWord } from '../../src/io/encode.js';
@@ -141,7 +142,7 @@ describe('the word guard in the page pipeline', () => {
       0,
       { ocr: true },
       registry,
-      threadServices(undefined, 'full'),
+      threadServices({ ...engineSettings(), guardRead: 'full' }),
     );
     expect(page.fallback).toBeDefined();
     expect(page.fallback!.lostWords.length).toBeGreaterThan(5);
@@ -159,7 +160,7 @@ describe('the word guard in the page pipeline', () => {
     const { image, dpi } = await decodePage(skewed, 0);
     expect(planPage(image, dpi, 'auto').steps.map((c) => c.name)).toContain('deskew');
     let seen: GuardResult | undefined;
-    const services = threadServices(undefined, 'changed', (r) => {
+    const services = threadServices({ ...engineSettings(), guardRead: 'changed' }, (r) => {
       seen = r;
     });
     const page = await restorePageInThread(
@@ -181,6 +182,6 @@ describe('the word guard in the page pipeline', () => {
   }, 120_000);
 
   it('can be turned off', () => {
-    expect(threadServices('off')).toEqual({});
+    expect(threadServices({ ...engineSettings(), ocr: 'off' })).toEqual({});
   });
 });

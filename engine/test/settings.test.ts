@@ -1,0 +1,54 @@
+// The engine's settings: parsed from an environment once, unknown values refused at start.
+import { describe, expect, it } from 'vitest';
+import { engineSettings, parseEngineSettings, useEngineSettings } from '../src/settings.js';
+
+describe('engine settings', () => {
+  it('has defaults for an empty environment', () => {
+    const s = parseEngineSettings({});
+    expect(s.ocr).toBe('auto');
+    expect(s.tesseract).toBe('tesseract');
+    expect(s.guardRead).toBe('changed');
+    expect(s.threads).toBeGreaterThanOrEqual(1);
+    expect(s.threads).toBeLessThanOrEqual(2);
+  });
+
+  it('reads FOLIO_ENGINE_THREADS, FOLIO_ENGINE_OCR, FOLIO_ENGINE_TESSERACT and FOLIO_ENGINE_GUARD', () => {
+    const s = parseEngineSettings({
+      FOLIO_ENGINE_THREADS: '3',
+      FOLIO_ENGINE_OCR: 'tesseract.js',
+      FOLIO_ENGINE_TESSERACT: '/opt/tesseract',
+      FOLIO_ENGINE_GUARD: 'full',
+    });
+    expect(s).toMatchObject({
+      threads: 3,
+      ocr: 'tesseract.js',
+      tesseract: '/opt/tesseract',
+      guardRead: 'full',
+    });
+    expect(parseEngineSettings({ FOLIO_ENGINE_OCR: 'off' }).ocr).toBe('off');
+    // Not a positive integer: the default.
+    expect(parseEngineSettings({ FOLIO_ENGINE_THREADS: '0' }).threads).toBe(parseEngineSettings({}).threads);
+  });
+
+  it('refuses an unknown OCR back-end or guard reading with a RangeError', () => {
+    expect(() => parseEngineSettings({ FOLIO_ENGINE_OCR: 'tesseract-js' })).toThrow(RangeError);
+    expect(() => parseEngineSettings({ FOLIO_ENGINE_OCR: 'tesseract-js' })).toThrow(
+      /FOLIO_ENGINE_OCR must be one of off, auto, native, tesseract.js, paddle; got "tesseract-js"/,
+    );
+    expect(() => parseEngineSettings({ FOLIO_ENGINE_GUARD: 'all' })).toThrow(RangeError);
+  });
+
+  it('gives a Tesseract child the environment with one OpenMP thread', () => {
+    const s = parseEngineSettings({ PATH: '/usr/bin', OMP_THREAD_LIMIT: '8' });
+    expect(s.tesseractEnv).toEqual({ PATH: '/usr/bin', OMP_THREAD_LIMIT: '1' });
+  });
+
+  it('parses once per thread; a worker thread uses the settings its pool gave it', () => {
+    const first = engineSettings();
+    expect(engineSettings()).toBe(first);
+    const given = { ...first, ocr: 'off' as const };
+    useEngineSettings(given);
+    expect(engineSettings()).toBe(given);
+    useEngineSettings(first);
+  });
+});
