@@ -9,7 +9,7 @@ import { planPage } from '../src/analysis/plan.js';
 import type { RawImage } from '../src/image.js';
 import { decodePage, loadDocument } from '../src/io/decode.js';
 import { createDefaultRegistry } from '../src/steps/index.js';
-import { toGrey } from '../src/steps/pixels.js';
+import { toGrey } from '../src/pixels/index.js';
 
 const engineDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const evalDir = process.env.FOLIO_EVAL_DIR ?? path.resolve(engineDir, '../../shared/eval');

@@ -1,8 +1,8 @@
 // Photo measurements: each one looks for the signature of one damage, so that the photo plan runs a step only
 // where its damage is present. All work on luma (or on each channel for levels) and take well under 100 ms per MP.
 import type { RawImage } from '../image.js';
-import { fft } from '../steps/fft.js';
-import { boxMean, percentile, toGrey } from '../steps/pixels.js';
+import { fft } from '../pixels/fft.js';
+import { boxMean, percentile, toGrey } from '../pixels/index.js';
 
 /**
  * JPEG blocking: mean absolute step between horizontally and vertically neighbouring pixels across the 8 px grid

@@ -1,6 +1,6 @@
 // Measurements taken before restoring, so that steps run only where damage is present.
 import type { RawImage } from '../image.js';
-import { boxMean, histogram, percentile, reduce, toGrey, type Grey } from '../steps/pixels.js';
+import { boxMean, histogram, percentile, reduce, toGrey, type Grey } from '../pixels/index.js';
 
 /**
  * Gaussian noise sigma (grey levels), Immerkaer's Laplacian-difference estimate per 16×16 block; the 20th

@@ -4,7 +4,8 @@
 // 2. Up or down: along a line, ascenders (b d f h k l t, capitals, digits) rise above the x-height band far
 //    more often than descenders (g j p q y) drop below it. Turned half round, the two swap.
 // Pages whose glyphs blur into words, photos and pages with little text are not confident: left as they are.
-import { reduce, type Grey } from '../steps/pixels.js';
+import { reduce, type Grey } from '../pixels/index.js';
+import { labelComponents, type ComponentBox } from '../pixels/components.js';
 import { inkMask } from '../ocr/changes.js';
 
 export interface Orientation {
@@ -20,12 +21,8 @@ export interface Orientation {
   dropping: number;
 }
 
-interface GlyphBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+/** A glyph's bounding box, inclusive. */
+type GlyphBox = ComponentBox;
 
 /** Fewer glyphs than this measure nothing (a photo, a near-empty page). */
 const MIN_GLYPHS = 60;
@@ -43,44 +40,6 @@ const MIN_Z = 2.5;
 const NEIGHBOURS = 4;
 /** The steepest line slope followed (tan 8°): a skewed page, not a sideways one. */
 const MAX_SLOPE = 0.14;
-
-/** Bounding boxes (inclusive) of the 8-connected components of a 0/1 mask. */
-function componentBoxes(mask: Uint8Array, width: number, height: number): GlyphBox[] {
-  const seen = new Uint8Array(mask.length);
-  const stack = new Int32Array(mask.length);
-  const boxes: GlyphBox[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || seen[start]) continue;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    const b = { x0: width, y0: height, x1: -1, y1: -1 };
-    while (top > 0) {
-      const i = stack[--top]!;
-      const x = i % width;
-      const y = (i - x) / width;
-      if (x < b.x0) b.x0 = x;
-      if (x > b.x1) b.x1 = x;
-      if (y < b.y0) b.y0 = y;
-      if (y > b.y1) b.y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
-          const j = ny * width + nx;
-          if (mask[j] && !seen[j]) {
-            seen[j] = 1;
-            stack[top++] = j;
-          }
-        }
-      }
-    }
-    boxes.push(b);
-  }
-  return boxes;
-}
 
 /** Boxes bucketed by their centre in square cells, for neighbour searches. */
 class Grid {
@@ -261,7 +220,7 @@ export function measureOrientation(grey: Grey, dpi: number): Orientation {
   const minSize = Math.max(3, Math.round(res * 0.02));
   const maxThick = Math.round(res * 0.4);
   const maxLong = Math.round(res * 1.5);
-  const glyphs = componentBoxes(ink, width, height).filter((b) => {
+  const glyphs = labelComponents(ink, width, height).boxes.filter((b) => {
     const w = b.x1 - b.x0 + 1;
     const h = b.y1 - b.y0 + 1;
     return Math.min(w, h) >= minSize && Math.min(w, h) <= maxThick && Math.max(w, h) <= maxLong;

@@ -2,7 +2,7 @@
 // Each side is found by scanning from the picture's edge inwards for the first clear rise from dark surface to
 // paper, then fitting a straight line through those edge points; the corners are where the lines meet.
 import type { Point, Quad } from '../steps/geometry.js';
-import type { Grey } from '../steps/pixels.js';
+import type { Grey } from '../pixels/index.js';
 
 export interface PageQuad {
   /** Corners in pixel-edge coordinates, clockwise from the top left. */

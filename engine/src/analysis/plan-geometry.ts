@@ -3,7 +3,7 @@
 // its measurement is confident; the rest of the plan measures the page as these steps leave it.
 import type { RawImage } from '../image.js';
 import { quadParams, turnImage, warpQuad } from '../steps/geometry.js';
-import { toGrey } from '../steps/pixels.js';
+import { toGrey } from '../pixels/index.js';
 import type { StepCall } from '../steps/registry.js';
 import { measureOrientation } from './orientation.js';
 import { findPageQuad } from './page-quad.js';

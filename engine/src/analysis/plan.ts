@@ -1,7 +1,7 @@
 // Chooses the steps for one page from measurements. Conservative: a step runs only when its damage is measured.
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
-import { histogram, percentile, toGrey } from '../steps/pixels.js';
+import { histogram, percentile, toGrey } from '../pixels/index.js';
 import { colourBeyondCast } from '../steps/photo-restore.js';
 import { edgeBlur } from './measure-photo.js';
 import { planGeometry } from './plan-geometry.js';

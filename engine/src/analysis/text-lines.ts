@@ -3,7 +3,8 @@
 // text lies (border and edge cleaning stop there). The page is flattened first (divided by its paper level), so a
 // shadow, a stain or yellowed paper does not hide the lines in it.
 import type { RawImage } from '../image.js';
-import { rankFilter, reduce, toGrey, type Grey } from '../steps/pixels.js';
+import { rankFilter, reduce, toGrey, type Grey } from '../pixels/index.js';
+import { labelComponents } from '../pixels/components.js';
 
 export interface TextLine {
   /** Box in the page's pixels. */
@@ -60,40 +61,14 @@ interface OpenLine {
   last: Blob;
 }
 
-/** Bounding boxes and areas of the 8-connected components of a 0/1 mask. */
+/** Bounding boxes (end exclusive) and areas of the 8-connected components of a 0/1 mask, up to maxArea pixels. */
 function blobsOf(mask: Uint8Array, width: number, height: number, maxArea: number): Blob[] {
+  const { areas, boxes } = labelComponents(mask, width, height);
   const blobs: Blob[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (mask[start] !== 1) continue;
-    mask[start] = 2;
-    stack.push(start);
-    const b: Blob = { x0: width, y0: height, x1: 0, y1: 0, area: 0 };
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % width;
-      const y = (i - x) / width;
-      b.area++;
-      if (x < b.x0) b.x0 = x;
-      if (x >= b.x1) b.x1 = x + 1;
-      if (y < b.y0) b.y0 = y;
-      if (y >= b.y1) b.y1 = y + 1;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
-          const j = ny * width + nx;
-          if (mask[j] === 1) {
-            mask[j] = 2;
-            stack.push(j);
-          }
-        }
-      }
-    }
-    if (b.area <= maxArea) blobs.push(b);
-  }
+  boxes.forEach((b, id) => {
+    const area = areas[id]!;
+    if (area <= maxArea) blobs.push({ x0: b.x0, y0: b.y0, x1: b.x1 + 1, y1: b.y1 + 1, area });
+  });
   return blobs;
 }
 

@@ -4,7 +4,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { inputErrors } from '../errors.js';
 import type { RawImage } from '../image.js';
-import { dropAlpha } from '../steps/pixels.js';
+import { dropAlpha } from '../pixels/index.js';
 import {
   describePdf,
   checkPageOperators,

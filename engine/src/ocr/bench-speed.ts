@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { otsuThreshold } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
-import { toGrey } from '../steps/pixels.js';
+import { toGrey } from '../pixels/index.js';
 import { cer, takeOption } from './score.js';
 import { reduceBy } from './guard.js';
 import { readWith, type OcrResult } from './recognize.js';

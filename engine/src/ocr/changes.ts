@@ -4,7 +4,8 @@
 import { estimateSkew } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
 import { deskew } from '../steps/document.js';
-import { toGrey, type Grey } from '../steps/pixels.js';
+import { toGrey, type Grey } from '../pixels/index.js';
+import { labelComponents } from '../pixels/components.js';
 
 export interface Box {
   x0: number;
@@ -147,42 +148,18 @@ export function blobs(
 ): Box[] {
   const tilesX = tile > 0 ? Math.ceil(w / tile) : 0;
   const touched = new Set<number>();
-  const seen = new Uint8Array(mask.length);
-  const stack = new Int32Array(mask.length);
+  const { count, areas, boxes: found, order, starts } = labelComponents(mask, w, h, { order: tile > 0 });
   const boxes: Box[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || seen[start]) continue;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    let area = 0;
+  for (let k = 0; k < count; k++) {
+    const area = areas[k]!;
+    const { x0, y0, x1, y1 } = found[k]!;
     touched.clear();
-    let x0 = w;
-    let y0 = h;
-    let x1 = -1;
-    let y1 = -1;
-    while (top > 0) {
-      const i = stack[--top]!;
-      const x = i % w;
-      const y = (i - x) / w;
-      area++;
-      if (tile > 0) touched.add(Math.floor(y / tile) * tilesX + Math.floor(x / tile));
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= w) continue;
-          const j = ny * w + nx;
-          if (mask[j] && !seen[j]) {
-            seen[j] = 1;
-            stack[top++] = j;
-          }
-        }
+    // The tiles in the order the fill reached them.
+    if (tile > 0) {
+      for (const i of order!.subarray(starts![k]!, starts![k + 1]!)) {
+        const x = i % w;
+        const y = (i - x) / w;
+        touched.add(Math.floor(y / tile) * tilesX + Math.floor(x / tile));
       }
     }
     const box = { x0, y0, x1: x1 + 1, y1: y1 + 1 };

@@ -2,7 +2,7 @@
 // reads clearly must still be read in the output; otherwise the page (or the line) is rejected and the
 // caller falls back to conservative steps.
 import type { RawImage } from '../image.js';
-import type { Grey } from '../steps/pixels.js';
+import type { Grey } from '../pixels/index.js';
 import {
   growAlongInk,
   inkChanges,

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { RawImage } from '../image.js';
+import { labelComponents } from '../pixels/components.js';
 import { OnnxSession } from '../models/session.js';
 import type { OcrLine, OcrResult, OcrWord, RecognizeOptions } from './recognize.js';
 
@@ -142,35 +143,13 @@ function linesFromMap(
   opts: PaddleOptions,
   scale: number,
 ): LineBox[] {
-  const label = new Int32Array(w * h).fill(-1);
-  const stack: number[] = [];
+  const above = new Uint8Array(w * h);
+  for (let i = 0; i < above.length; i++) above[i] = map[i]! > opts.detThreshold ? 1 : 0;
+  const { count, order, starts } = labelComponents(above, w, h, { order: true });
   const boxes: LineBox[] = [];
-  const pixels: number[] = [];
-  for (let start = 0; start < w * h; start++) {
-    if (label[start] !== -1 || map[start]! <= opts.detThreshold) continue;
-    // Flood fill (8-connected) collecting this region's pixels.
-    pixels.length = 0;
-    stack.push(start);
-    label[start] = start;
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      pixels.push(p);
-      const px = p % w;
-      const py = (p - px) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = py + dy;
-        if (ny < 0 || ny >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = px + dx;
-          if (nx < 0 || nx >= w) continue;
-          const q = ny * w + nx;
-          if (label[q] === -1 && map[q]! > opts.detThreshold) {
-            label[q] = start;
-            stack.push(q);
-          }
-        }
-      }
-    }
+  for (let k = 0; k < count; k++) {
+    // This region's pixels, in the order the fill reached them.
+    const pixels = order!.subarray(starts![k]!, starts![k + 1]!);
     if (pixels.length < 6) continue;
     let sx = 0;
     let sy = 0;

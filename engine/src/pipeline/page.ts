@@ -2,7 +2,7 @@
 // Workers call this; tests may too. Everything it returns is plain data, so the job runner can checkpoint it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sharpOf } from '../steps/pixels.js';
+import { sharpOf } from '../pixels/index.js';
 import { planPage, type RestoreMode } from '../analysis/plan.js';
 import type { PageKind } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';

@@ -4,7 +4,7 @@
 // blocks and blur the steps remove), the output is fitted per channel as an affine map of the input's channels
 // (levels, cast, saturation), and what the fit leaves is the unexplained change.
 import type { RawImage } from '../image.js';
-import { boxMean, reduce } from '../steps/pixels.js';
+import { boxMean, reduce } from '../pixels/index.js';
 
 /** Block size of the low-pass. */
 const BLOCK = 4;

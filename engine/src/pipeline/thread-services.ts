@@ -11,7 +11,7 @@ import {
   type Box,
   scaled,
 } from '../ocr/index.js';
-import { toGrey } from '../steps/pixels.js';
+import { toGrey } from '../pixels/index.js';
 import type { PageServices } from './services.js';
 import { engineSettings, type EngineSettings } from '../settings.js';
 

@@ -10,7 +10,7 @@ import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import { maskedCrop, moved, union, type Box } from '../ocr/changes.js';
 import { readAtPlace } from '../ocr/guard.js';
-import { toGrey } from '../steps/pixels.js';
+import { toGrey } from '../pixels/index.js';
 import { padBoxes, patchBoxesLevelled } from './patch.js';
 import type { GuardVerdict, PageServices } from './services.js';
 

@@ -6,7 +6,7 @@
 // and text strokes crossing the crease stay as dark as they were.
 import { createImage } from '../image.js';
 import { num, type Step } from './registry.js';
-import { toGrey, type Grey } from './pixels.js';
+import { toGrey, type Grey } from '../pixels/index.js';
 
 export interface Crease {
   /** A line along the rows (false: along the columns). */

@@ -15,7 +15,8 @@ import {
   sharpToRaw,
   toGrey,
   type Grey,
-} from './pixels.js';
+} from '../pixels/index.js';
+import { labelComponents, type ComponentBox } from '../pixels/components.js';
 
 const scaleOf = (params: Record<string, unknown>) => num(params as never, 'dpi', 150) / 150;
 
@@ -64,13 +65,13 @@ export const cleanBorders: Step = {
     const paper = sorted[Math.floor(sorted.length * 0.7)]!;
     const limit = paper * num(params, 'ratio', 0.55);
     const { width: sw, height: sh } = small;
-    const mark = new Uint8Array(sw * sh);
-    const queue: number[] = [];
+    // The border: the dark blocks joined (4-connected) to the picture's edge.
+    const dark = new Uint8Array(sw * sh);
+    for (let i = 0; i < dark.length; i++) dark[i] = bg[i]! < limit && !textBlocks[i] ? 1 : 0;
+    const { labels } = labelComponents(dark, sw, sh, { connectivity: 4 });
+    const atEdge = new Set<number>();
     const seed = (i: number) => {
-      if (!mark[i] && bg[i]! < limit && !textBlocks[i]) {
-        mark[i] = 1;
-        queue.push(i);
-      }
+      if (labels[i]! >= 0) atEdge.add(labels[i]!);
     };
     for (let x = 0; x < sw; x++) {
       seed(x);
@@ -80,14 +81,8 @@ export const cleanBorders: Step = {
       seed(y * sw);
       seed(y * sw + sw - 1);
     }
-    while (queue.length > 0) {
-      const i = queue.pop()!;
-      const x = i % sw;
-      if (x > 0) seed(i - 1);
-      if (x < sw - 1) seed(i + 1);
-      if (i >= sw) seed(i - sw);
-      if (i < sw * (sh - 1)) seed(i + sw);
-    }
+    const mark = new Uint8Array(sw * sh);
+    for (let i = 0; i < mark.length; i++) if (labels[i]! >= 0 && atEdge.has(labels[i]!)) mark[i] = 1;
     const out = createImage(grey.width, grey.height, 1);
     out.data.set(grey.data);
     const white = Math.round(paper);
@@ -134,7 +129,7 @@ export function whitenEdgeComponents(page: Grey, dpi: number, white: number): vo
   const threshold = Math.min(otsuThreshold(page), 160);
   const mask = new Uint8Array(width * height);
   for (let i = 0; i < mask.length; i++) mask[i] = data[i]! <= threshold ? 1 : 0;
-  const { labels, areas } = labelDark(mask, width, height);
+  const { labels, areas, boxes } = labelComponents(mask, width, height);
   const edgeIds = new Set<number>();
   const touch = (i: number) => {
     if (labels[i]! >= 0) edgeIds.add(labels[i]!);
@@ -148,7 +143,6 @@ export function whitenEdgeComponents(page: Grey, dpi: number, white: number): vo
     touch(y * width + width - 1);
   }
   if (edgeIds.size === 0) return;
-  const boxes = componentBoxes(labels, areas.length, width);
   // Larger than a capital letter of 14 pt print (about 0.2 inch) along one side.
   const glyph = 0.2 * dpi;
   const remove = new Uint8Array(width * height);
@@ -184,41 +178,6 @@ export const flattenBackground: Step = {
   },
 };
 
-/** Union-find-free labelling by flood fill; returns the label per pixel and each component's pixel count. */
-function labelDark(mask: Uint8Array, width: number, height: number): { labels: Int32Array; areas: number[] } {
-  const labels = new Int32Array(mask.length).fill(-1);
-  const areas: number[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || labels[start] !== -1) continue;
-    const id = areas.length;
-    let area = 0;
-    labels[start] = id;
-    stack.push(start);
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      area++;
-      const x = i % width;
-      const y = (i - x) / width;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
-          const j = ny * width + nx;
-          if (mask[j] && labels[j] === -1) {
-            labels[j] = id;
-            stack.push(j);
-          }
-        }
-      }
-    }
-    areas.push(area);
-  }
-  return { labels, areas };
-}
-
 export const removeSpeckles: Step = {
   name: 'remove-speckles',
   kind: 'document',
@@ -231,7 +190,7 @@ export const removeSpeckles: Step = {
     const threshold = Math.min(otsuThreshold(grey), 200);
     const mask = new Uint8Array(width * height);
     for (let i = 0; i < mask.length; i++) mask[i] = grey.data[i]! <= threshold ? 1 : 0;
-    const { labels, areas } = labelDark(mask, width, height);
+    const { labels, areas, boxes } = labelComponents(mask, width, height);
     const maxArea = Math.max(2, Math.round(num(params, 'maxArea', 30) * s * s));
     // Three tests keep text. Fragments of eroded or broken glyphs have other fragments a few pixels away;
     // punctuation sits on a text line, beside a glyph-sized component; bullets and marks in sparse layouts
@@ -253,7 +212,6 @@ export const removeSpeckles: Step = {
     const glyphs = new Uint8Array(width * height);
     for (let i = 0; i < mask.length; i++) if (mask[i] && areas[labels[i]!]! > maxArea) glyphs[i] = 1;
     const glyphSum = integralImage(glyphs, width, height);
-    const boxes = componentBoxes(labels, areas.length, width);
     const out = createImage(width, height, 1);
     out.data.set(grey.data);
     for (let id = 0; id < areas.length; id++) {
@@ -276,28 +234,7 @@ export const removeSpeckles: Step = {
   },
 };
 
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-function componentBoxes(labels: Int32Array, count: number, width: number): Box[] {
-  const boxes = Array.from({ length: count }, () => ({ x0: Infinity, y0: Infinity, x1: -1, y1: -1 }));
-  for (let i = 0; i < labels.length; i++) {
-    const id = labels[i]!;
-    if (id < 0) continue;
-    const x = i % width;
-    const y = (i - x) / width;
-    const b = boxes[id]!;
-    if (x < b.x0) b.x0 = x;
-    if (x > b.x1) b.x1 = x;
-    if (y < b.y0) b.y0 = y;
-    if (y > b.y1) b.y1 = y;
-  }
-  return boxes;
-}
+type Box = ComponentBox;
 
 /** Summed-area table with a zero first row and column: (width + 1) × (height + 1). */
 function integralImage(src: Uint8Array, width: number, height: number): Float64Array {
@@ -610,13 +547,12 @@ export function findScratches(grey: Grey, dpi: number): Uint8Array {
   const nearInk = rankFilter(core, width, height, Math.max(2, Math.round(2 * s)), true);
   const pale = new Uint8Array(width * height);
   for (let i = 0; i < pale.length; i++) pale[i] = data[i]! < 235 && !nearInk[i] ? 1 : 0;
-  const { labels, areas } = labelDark(pale, width, height);
-  const boxes = componentBoxes(labels, areas.length, width);
+  const { labels, areas, boxes } = labelComponents(pale, width, height);
   // At least 0.4 inch long, at most about 2.5 px thick on average, and slanted by more than 8° from both axes:
   // rules run along the axes, and so do folds and creases, which cross the text and need a repair of their own.
   const minLength = 0.4 * dpi;
   const minSlope = Math.tan((8 * Math.PI) / 180);
-  const scratch = areas.map((area, id) => {
+  const scratch = Array.from(areas, (area, id) => {
     const b = boxes[id]!;
     const w = b.x1 - b.x0 + 1;
     const h = b.y1 - b.y0 + 1;

@@ -2,7 +2,7 @@
 // DCT-domain denoising and deblocking, fade and colour-cast correction, Wiener deblurring.
 import { createImage, type RawImage } from '../image.js';
 import { diskKernel, fadeLevels, kernelTransfer } from '../analysis/measure-photo.js';
-import { filterPlane, nextPow2 } from './fft.js';
+import { filterPlane, nextPow2 } from '../pixels/fft.js';
 import { num, type Step } from './registry.js';
 
 /** Float planes of an image: luma + two colour differences for colour (decorrelated), or the grey plane. */

@@ -1,7 +1,7 @@
 // Photo steps: colour images, conservative by design (the pipeline runs them only when a measurement says so).
 import { createImage } from '../image.js';
 import { channelRange } from '../analysis/measure.js';
-import { applyLut } from './pixels.js';
+import { applyLut } from '../pixels/index.js';
 import { num, type Step } from './registry.js';
 
 export const correctLevels: Step = {

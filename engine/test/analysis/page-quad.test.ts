@@ -5,7 +5,7 @@ import { createImage, type RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { applyHomography, homography, warpQuad, type Quad } from '../../src/steps/geometry.js';
-import { toGrey } from '../../src/steps/pixels.js';
+import { toGrey } from '../../src/pixels/index.js';
 import { onDesk, textPage } from './pages.js';
 
 const W = 900;

@@ -4,7 +4,7 @@ import { planPage } from '../../src/analysis/plan.js';
 import type { RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { toGrey } from '../../src/steps/pixels.js';
+import { toGrey } from '../../src/pixels/index.js';
 import { greyPicture, textPage, tinted } from '../pages.js';
 
 /** The page yellowed in blotches: the yellow's strength varies across the page, not with the grey level. */

@@ -10,7 +10,7 @@ import { readsWorse, terminateOcr } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { toGrey } from '../../src/steps/pixels.js';
+import { toGrey } from '../../src/pixels/index.js';
 import { greyPicture, textPage } from '../pages.js';
 
 afterAll(async () => {

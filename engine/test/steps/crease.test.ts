@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodePage, loadDocument } from '../../src/io/decode.js';
 import { findCreases, repairCreases } from '../../src/steps/crease.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { toGrey, type Grey } from '../../src/steps/pixels.js';
+import { toGrey, type Grey } from '../../src/pixels/index.js';
 import type { RawImage } from '../../src/image.js';
 import { evalFile } from '../helpers.js';
 import { crop } from './helpers.js';

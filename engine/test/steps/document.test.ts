@@ -3,7 +3,7 @@ import { estimatePaperNoise, estimateSkew } from '../../src/analysis/measure.js'
 import { planPage, speckShare } from '../../src/analysis/plan.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { createImage } from '../../src/image.js';
-import { toGrey } from '../../src/steps/pixels.js';
+import { toGrey } from '../../src/pixels/index.js';
 import sharp from 'sharp';
 import { backgroundUnevenness, crop, mean, psnr, withNoise } from './helpers.js';
 import { decodePage, loadDocument } from '../../src/io/decode.js';

@@ -6,7 +6,7 @@ import type { RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { cleanBorders, clearEdgeMarks } from '../../src/steps/document.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { toGrey } from '../../src/steps/pixels.js';
+import { toGrey } from '../../src/pixels/index.js';
 import { leftShadow, TEXT_TOP, textPage } from '../pages.js';
 
 const FONT = 22;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankFilter } from '../../src/steps/pixels.js';
+import { rankFilter } from '../../src/pixels/index.js';
 
 /** The definition: the extreme over the (2r+1)² square around each pixel, clipped at the borders. */
 function bruteForce(src: Uint8Array, width: number, height: number, r: number, max: boolean): Uint8Array {

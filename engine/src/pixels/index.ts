@@ -1,4 +1,5 @@
-// Small pixel helpers shared by the steps: plain typed-array loops, no allocation beyond the result.
+// The pixel kernel shared by the steps, the analysis and the guard: plain typed-array loops, no allocation beyond
+// the result. Beside it: fft.ts (frequency-domain filters) and components.ts (the connected-component labeller).
 import type { Sharp } from 'sharp';
 import sharp from 'sharp';
 import { createImage, type RawImage } from '../image.js';
