@@ -156,7 +156,7 @@ export function blobs(
     touched.clear();
     // The tiles in the order the fill reached them.
     if (tile > 0) {
-      for (const i of order!.subarray(starts![k]!, starts![k + 1]!)) {
+      for (const i of order!.subarray(starts![k], starts![k + 1])) {
         const x = i % w;
         const y = (i - x) / w;
         touched.add(Math.floor(y / tile) * tilesX + Math.floor(x / tile));

@@ -149,7 +149,7 @@ function linesFromMap(
   const boxes: LineBox[] = [];
   for (let k = 0; k < count; k++) {
     // This region's pixels, in the order the fill reached them.
-    const pixels = order!.subarray(starts![k]!, starts![k + 1]!);
+    const pixels = order!.subarray(starts![k], starts![k + 1]);
     if (pixels.length < 6) continue;
     let sx = 0;
     let sy = 0;

@@ -34,7 +34,7 @@ describe('labelComponents', () => {
 
   it('gives each component its pixels in fill order (depth first)', () => {
     const c = labelComponents(mask, 6, 4, { order: true });
-    const pixels = (k: number) => [...c.order!.subarray(c.starts![k]!, c.starts![k + 1]!)];
+    const pixels = (k: number) => [...c.order!.subarray(c.starts![k], c.starts![k + 1])];
     // From pixel 0 the fill reaches 1, and from 1 the diagonal 8.
     expect(pixels(0)).toEqual([0, 1, 8]);
     expect(pixels(1)).toEqual([5, 11]);
