@@ -10,7 +10,7 @@ import { restorePageInThread } from '../pipeline/page.js';
 import { threadServices } from '../pipeline/thread-services.js';
 import { engineSettings, type GuardRead } from '../settings.js';
 import { createDefaultRegistry } from '../steps/index.js';
-import type { GuardResult } from './guard.js';
+import type { GuardResult } from '../guard/check.js';
 import { terminateOcr } from './index.js';
 import { cer, takeOption } from './score.js';
 

@@ -12,7 +12,7 @@ import { otsuThreshold } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
 import { toGrey } from '../pixels/index.js';
 import { cer, takeOption } from './score.js';
-import { reduceBy } from './guard.js';
+import { reduceBy } from '../guard/check.js';
 import { readWith, type OcrResult } from './recognize.js';
 import { ENG_LANG_PATH } from './worker.js';
 

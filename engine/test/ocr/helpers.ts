@@ -2,8 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { RawImage } from '../../src/image.js';
-import type { Box, OcrResult, OcrWord } from '../../src/ocr/index.js';
-import { editDistance } from '../../src/ocr/edit-distance.js';
+import type { OcrResult, OcrWord } from '../../src/ocr/index.js';
+import type { Box } from '../../src/guard/index.js';
+import { editDistance } from '../../src/guard/edit-distance.js';
 import { publicSet } from '../helpers.js';
 
 export const EVAL = publicSet;

@@ -1,6 +1,7 @@
 // The guard's word comparison on its own: which differences count as repairs and which as rewrites.
 import { describe, expect, it } from 'vitest';
-import { compareWords, reduceBy, type OcrResult, type OcrWord } from '../../src/ocr/index.js';
+import { type OcrResult, type OcrWord } from '../../src/ocr/index.js';
+import { compareWords, reduceBy } from '../../src/guard/index.js';
 
 /** One line of words laid out left to right, 100 px per word, all read with the given confidence. */
 function page(texts: string[], confidence = 95): OcrResult {

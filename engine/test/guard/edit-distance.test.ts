@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance } from '../../src/ocr/edit-distance.js';
+import { editDistance } from '../../src/guard/edit-distance.js';
 
 describe('editDistance', () => {
   it('counts insertions, deletions and substitutions', () => {

@@ -15,7 +15,7 @@ import {
   type Box,
 } from './changes.js';
 import { editDistance } from './edit-distance.js';
-import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from './recognize.js';
+import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from '../ocr/recognize.js';
 
 export interface GuardOptions {
   /** Input words below this Tesseract confidence (0..100) are too unsure to check. */
@@ -46,7 +46,7 @@ export interface GuardOptions {
   /**
    * How the input is read when inputOcr is not given: 'full' reads the whole input; 'changed' reads the output
    * first and then the input only around the places where the output's ink differs from the input's (see
-   * src/ocr/changes.ts); elsewhere the output's words stand for the input's. Only for outputs of the input's
+   * changes.ts); elsewhere the output's words stand for the input's. Only for outputs of the input's
    * size (or read at it, see ocrOutputAtInputSize); otherwise the input is read whole.
    */
   inputRead?: 'full' | 'changed';

@@ -1,7 +1,7 @@
 // Whole-page reading quality: how many words the OCR reads with some confidence, and how sure it is of them. The
 // word guard checks the clearly read words one by one; this catches a page that reads worse as a whole (short
 // words lost, every word less sure) while no checked word changed.
-import type { OcrWord } from './recognize.js';
+import type { OcrWord } from '../ocr/recognize.js';
 
 export interface ReadingQuality {
   /** Words with at least two letters or digits read at confidence >= READ_CONFIDENCE. */

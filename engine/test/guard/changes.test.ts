@@ -4,17 +4,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateSkew } from '../../src/analysis/measure.js';
 import type { RawImage } from '../../src/image.js';
-import {
-  guardPage,
-  inkChanges,
-  recognizeWords,
-  terminateOcr,
-  unreadInk,
-  type Box,
-  type OcrResult,
-} from '../../src/ocr/index.js';
+import { recognizeWords, terminateOcr, type OcrResult } from '../../src/ocr/index.js';
+import { guardPage, inkChanges, unreadInk, type Box } from '../../src/guard/index.js';
 import { deskew } from '../../src/steps/document.js';
-import { agreementCrop, copyImage, fillBox, findWord, greyCrop, median3, pasteBox } from './helpers.js';
+import { agreementCrop, copyImage, fillBox, findWord, greyCrop, median3, pasteBox } from '../ocr/helpers.js';
 
 let page: RawImage;
 let pageOcr: OcrResult;

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
 import type { OcrWord } from '../../src/io/encode.js';
-import { mergeWords, padBoxes, patchBoxes, patchBoxesLevelled } from '../../src/pipeline/patch.js';
-import { lineSpans } from '../../src/pipeline/word-fallback.js';
+import { mergeWords, padBoxes, patchBoxes, patchBoxesLevelled } from '../../src/guard/patch.js';
+import { lineSpans } from '../../src/guard/word-fallback.js';
 
 const word = (text: string, x0: number, y0: number, x1: number, y1: number): OcrWord => ({
   text,

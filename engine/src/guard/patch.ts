@@ -2,7 +2,7 @@
 // from another image inside boxes (plainly or with their levels stretched), and the text layer's words merged.
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
-import { intersects, type Box } from '../ocr/changes.js';
+import { intersects, type Box } from './changes.js';
 
 /** The boxes grown by `pad` pixels on every side and clipped to the image (whole pixels). */
 export function padBoxes(boxes: readonly Box[], pad: number, width: number, height: number): Box[] {

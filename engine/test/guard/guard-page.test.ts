@@ -11,7 +11,7 @@ import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { engineSettings } from '../../src/settings.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import type { GuardResult } from '../../src/ocr/index.js';
+import type { GuardResult } from '../../src/guard/index.js';
 import type { OcrWord } from '../../src/io/encode.js';
 import { evalFile } from '../helpers.js';
 

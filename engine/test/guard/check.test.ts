@@ -2,8 +2,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
-import { guardPage, recognizeWords, terminateOcr, type OcrResult } from '../../src/ocr/index.js';
-import { agreementCrop, copyImage, fillBox, findWord, median3, pasteBox } from './helpers.js';
+import { recognizeWords, terminateOcr, type OcrResult } from '../../src/ocr/index.js';
+import { guardPage } from '../../src/guard/index.js';
+import { agreementCrop, copyImage, fillBox, findWord, median3, pasteBox } from '../ocr/helpers.js';
 
 let page: RawImage;
 let pageOcr: OcrResult;

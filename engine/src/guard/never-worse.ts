@@ -4,8 +4,8 @@
 // the input itself, which by definition reads no worse than itself.
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
-import { readsWorse } from '../ocr/quality.js';
-import type { GuardVerdict, PageGuard } from './services.js';
+import { readsWorse } from './quality.js';
+import type { GuardVerdict, PageGuard } from '../pipeline/services.js';
 
 export type FallbackSource = 'classical' | 'conservative';
 

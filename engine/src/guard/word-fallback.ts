@@ -8,11 +8,11 @@
 // back around a heading can upset the page's layout analysis.
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
-import { maskedCrop, moved, union, type Box } from '../ocr/changes.js';
-import { readAtPlace } from '../ocr/guard.js';
+import { maskedCrop, moved, union, type Box } from './changes.js';
+import { readAtPlace } from './check.js';
 import { toGrey } from '../pixels/index.js';
 import { padBoxes, patchBoxesLevelled } from './patch.js';
-import type { GuardVerdict, PageServices } from './services.js';
+import type { GuardVerdict, PageServices } from '../pipeline/services.js';
 
 export type Recognize = NonNullable<PageServices['recognizeWords']>;
 

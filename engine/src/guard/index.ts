@@ -1,0 +1,39 @@
+// The word guard: reads a page before and after restoration and keeps every clearly read word (check.ts), finds
+// where the ink changed (changes.ts), judges a page's reading as a whole (quality.ts, never-worse.ts) and patches
+// lost words back from the conservative steps or the input (word-fallback.ts, patch.ts). Built on src/ocr.
+export {
+  DEFAULT_GUARD_OPTIONS,
+  compareWords,
+  guardPage,
+  readAtPlace,
+  reduceBy,
+  rereadBoxes,
+  wordKey,
+  type ChangedWord,
+  type GuardOptions,
+  type GuardRegion,
+  type GuardResult,
+} from './check.js';
+export {
+  MAX_CONFIDENCE_DROP,
+  MAX_LOST_WORD_SHARE,
+  READ_CONFIDENCE,
+  readingQuality,
+  readsWorse,
+  type ReadingQuality,
+} from './quality.js';
+export {
+  blobs,
+  maskedCrop,
+  scaled,
+  union,
+  inkChanges,
+  inkMask,
+  unreadInk,
+  type Box,
+  type InkChangeOptions,
+  type InkChanges,
+} from './changes.js';
+export { neverWorse } from './never-worse.js';
+export { patchBadWords, readInside, type WordSources } from './word-fallback.js';
+export { mergeWords, padBoxes, patchBoxes, patchBoxesLevelled } from './patch.js';
