@@ -4,14 +4,12 @@
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { decodePage, loadDocument } from '../src/io/decode.js';
 import { PAGE_NET_FILE, runPageNet } from '../src/models/page-net.js';
 import { configureModels, releaseSessions } from '../src/models/session.js';
+import { evalDir } from './settings.js';
 
-const engineDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const evalDir = process.env.FOLIO_EVAL_DIR ?? path.resolve(engineDir, '../../shared/eval');
 const { values } = parseArgs({ options: { page: { type: 'string', default: 'doc_001' } } });
 
 const dir = path.join(evalDir, 'public', values.page);

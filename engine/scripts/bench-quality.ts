@@ -10,7 +10,6 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeEnginePool, describeFallback, restore } from '../src/index.js';
 import { engineSettings } from '../src/settings.js';
@@ -34,14 +33,12 @@ import {
   type ScoreFile,
   type SetSummary,
 } from './bench-quality-report.js';
+import { benchOut, engineDir, evalDir } from './settings.js';
 
-const engineDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = path.resolve(engineDir, '..');
-const evalDir = process.env.FOLIO_EVAL_DIR ?? path.resolve(repoRoot, '../shared/eval');
 const benchDir = path.join(engineDir, '.bench');
 // FOLIO_BENCH_OUT: another folder for the outputs, scores and report (two runs side by side); the OCR cache and
 // the generated sets are shared.
-const workDir = process.env.FOLIO_BENCH_OUT ? path.resolve(process.env.FOLIO_BENCH_OUT) : benchDir;
+const workDir = benchOut ?? benchDir;
 const ocrCache = path.join(benchDir, '.ocr-cache');
 const BASELINES = ['identity', 'ocrmypdf', 'opencv'];
 

@@ -2,7 +2,6 @@
 // Usage: npm run bench:steps -w @folio/engine [-- --page doc_019]
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { estimateNoise, estimateSkew } from '../src/analysis/measure.js';
 import { planPage } from '../src/analysis/plan.js';
@@ -10,9 +9,8 @@ import type { RawImage } from '../src/image.js';
 import { decodePage, loadDocument } from '../src/io/decode.js';
 import { createDefaultRegistry } from '../src/steps/index.js';
 import { toGrey } from '../src/pixels/index.js';
+import { evalDir } from './settings.js';
 
-const engineDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const evalDir = process.env.FOLIO_EVAL_DIR ?? path.resolve(engineDir, '../../shared/eval');
 const { values } = parseArgs({
   options: { page: { type: 'string', default: 'doc_019' }, photo: { type: 'string', default: 'photo_002' } },
 });

@@ -1,6 +1,6 @@
 // Scoring of OCR text against an eval page's reference, with the eval scorer's normalisation (NFKC, quotes and
 // dashes unified, whitespace runs collapsed): character error rate and an order-free bag-of-words error.
-import { editDistance } from '../guard/edit-distance.js';
+import { editDistance } from '../src/guard/edit-distance.js';
 
 export function normalise(text: string): string {
   return text

@@ -2,21 +2,22 @@
 // the whole input ('full') or only where the ink changed ('changed'), and with OCR off, in one run on the same
 // pages (the variants take turns on every page). CPU is the process's (all threads, tesseract.js's worker
 // included). CER is the text layer's against the page's text, with the eval scorer's normalisation.
-// Usage: node --import tsx src/ocr/bench-guard.ts [--eval DIR] [--pages clean,degraded] [samples…]
+// Usage: npm run bench:guard -w @folio/engine -- [--eval DIR] [--pages clean,degraded] [samples…]
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadDocument } from '../io/decode.js';
-import { restorePageInThread } from '../pipeline/page.js';
-import { threadServices } from '../pipeline/thread-services.js';
-import { engineSettings, type GuardRead } from '../settings.js';
-import { createDefaultRegistry } from '../steps/index.js';
-import type { GuardResult } from '../guard/check.js';
-import { terminateOcr } from './index.js';
-import { cer, takeOption } from './score.js';
+import { loadDocument } from '../src/io/decode.js';
+import { restorePageInThread } from '../src/pipeline/page.js';
+import { threadServices } from '../src/pipeline/thread-services.js';
+import { engineSettings, type GuardRead } from '../src/settings.js';
+import { createDefaultRegistry } from '../src/steps/index.js';
+import type { GuardResult } from '../src/guard/check.js';
+import { terminateOcr } from '../src/ocr/index.js';
+import { cer, takeOption } from './ocr-score.js';
+import { publicSet } from './settings.js';
 
 const args = process.argv.slice(2);
 const option = (name: string) => takeOption(args, name);
-const evalDir = option('--eval') ?? '/work/shared/eval/public';
+const evalDir = option('--eval') ?? publicSet;
 const pages = (option('--pages') ?? 'degraded,clean').split(',');
 const modes = (option('--modes') ?? 'off,full,changed').split(',') as ('off' | GuardRead)[];
 const samples =

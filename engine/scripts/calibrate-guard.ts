@@ -1,20 +1,21 @@
 // Calibrates the word guard on the public eval pages: the clean page stands in for a perfect restoration of
 // the degraded one, so every rejection is a false alarm. Prints, per setting, how many pages the guard
 // would reject and the words behind it. OCR results are cached in --cache (default /tmp/folio-guard-cal).
-// Usage: node --import tsx src/ocr/calibrate.ts [--eval /work/shared/eval/public] [--cache DIR]
+// Usage: npm run calibrate:guard -w @folio/engine -- [--eval DIR] [--cache DIR]
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { compareWords, DEFAULT_GUARD_OPTIONS, type GuardOptions } from '../guard/check.js';
-import { recognizeWords, terminateOcr } from './index.js';
-import type { OcrResult } from './recognize.js';
+import { compareWords, DEFAULT_GUARD_OPTIONS, type GuardOptions } from '../src/guard/check.js';
+import { recognizeWords, terminateOcr } from '../src/ocr/index.js';
+import type { OcrResult } from '../src/ocr/recognize.js';
+import { publicSet } from './settings.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1]! : fallback;
 };
-const evalDir = opt('--eval', '/work/shared/eval/public');
+const evalDir = opt('--eval', publicSet);
 const cacheDir = opt('--cache', '/tmp/folio-guard-cal');
 await mkdir(cacheDir, { recursive: true });
 

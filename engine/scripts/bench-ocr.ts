@@ -2,26 +2,27 @@
 // pages: the Tesseract binary (Debian's "fast" model), tesseract.js (LSTM best_int model) and PaddleOCR PP-OCRv4
 // (ONNX). CER follows the eval scorer's normalisation; "bow" is its order-free bag-of-words error (1 - F1),
 // which does not punish reading order. CPU time counts this process and its finished children (the binary).
-// Usage: node --import tsx src/ocr/bench.ts [--eval /work/shared/eval/public] [--only native|paddle|tesseract]
+// Usage: npm run bench:ocr -w @folio/engine -- [--eval DIR] [--only native|paddle|tesseract]
 //        [samples…]
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { RawImage } from '../image.js';
+import type { RawImage } from '../src/image.js';
 import {
   recognizeWordsNative,
   recognizeWordsPaddle,
   recognizeWordsTesseract,
   terminateOcr,
   warmPaddle,
-} from './index.js';
-import type { OcrResult } from './recognize.js';
-import { bow, cer, takeOption } from './score.js';
+} from '../src/ocr/index.js';
+import type { OcrResult } from '../src/ocr/recognize.js';
+import { bow, cer, takeOption } from './ocr-score.js';
+import { publicSet } from './settings.js';
 
 const args = process.argv.slice(2);
 const option = (name: string) => takeOption(args, name);
-const evalDir = option('--eval') ?? '/work/shared/eval/public';
+const evalDir = option('--eval') ?? publicSet;
 const only = option('--only');
 const samples = args.length > 0 ? args : ['doc_005', 'doc_011', 'doc_017', 'doc_022', 'doc_026', 'doc_028'];
 

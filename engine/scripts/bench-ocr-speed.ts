@@ -1,24 +1,25 @@
 // Speed knobs of tesseract.js, measured side by side in one run on the same pages: each variant has its own
 // tesseract.js worker, and the variants take turns on every page, so a busy machine hurts them alike. The
 // figure to compare is the CPU time of the process (all threads, the OCR worker threads included); CER uses the
-// eval scorer's normalisation (as src/ocr/bench.ts).
-// Usage: node --import tsx src/ocr/bench-speed.ts [--eval DIR] [--variants a,b,…] [samples…]
+// eval scorer's normalisation (as bench-ocr.ts).
+// Usage: npm run bench:ocr-speed -w @folio/engine -- [--eval DIR] [--variants a,b,…] [samples…]
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { otsuThreshold } from '../analysis/measure.js';
-import type { RawImage } from '../image.js';
-import { toGrey } from '../pixels/index.js';
-import { cer, takeOption } from './score.js';
-import { reduceBy } from '../guard/check.js';
-import { readWith, type OcrResult } from './recognize.js';
-import { ENG_LANG_PATH } from './worker.js';
+import { otsuThreshold } from '../src/analysis/measure.js';
+import type { RawImage } from '../src/image.js';
+import { toGrey } from '../src/pixels/index.js';
+import { cer, takeOption } from './ocr-score.js';
+import { reduceBy } from '../src/guard/check.js';
+import { readWith, type OcrResult } from '../src/ocr/recognize.js';
+import { ENG_LANG_PATH } from '../src/ocr/worker.js';
+import { publicSet } from './settings.js';
 
 const args = process.argv.slice(2);
 const option = (name: string) => takeOption(args, name);
-const evalDir = option('--eval') ?? '/work/shared/eval/public';
+const evalDir = option('--eval') ?? publicSet;
 const wanted = option('--variants')?.split(',');
 const samples =
   args.length > 0
@@ -97,7 +98,7 @@ async function run(variant: Variant, img: RawImage, dpi: number): Promise<OcrRes
   const worker = workers.get(variant.worker)!;
   const input = variant.prepare ? variant.prepare(img, dpi) : { img, dpi };
   if (variant.name === 'layout-only') {
-    const { toPnm } = await import('./recognize.js');
+    const { toPnm } = await import('../src/ocr/recognize.js');
     await worker.recognize(
       toPnm(input.img),
       {},

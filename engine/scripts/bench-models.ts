@@ -1,12 +1,12 @@
 // Prints ms per 256 px tile for each upscaling model on this machine.
-// Usage: node --import tsx src/models/bench.ts [--threads 2] [--runs 5] [model ids…]
+// Usage: npm run bench:models -w @folio/engine -- [--threads 2] [--runs 5] [model ids…]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { MODELS } from './catalog.js';
-import { writeModel } from './convert/index.js';
-import { OnnxSession } from './session.js';
+import { MODELS } from '../src/models/catalog.js';
+import { writeModel } from '../src/models/convert/index.js';
+import { OnnxSession } from '../src/models/session.js';
 
 const args = process.argv.slice(2);
 function flag(name: string, fallback: number): number {
