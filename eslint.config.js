@@ -29,4 +29,69 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
+  // Engine rooms (CONTRIBUTING.md): pixels/ is the kernel; steps/ and analysis/ build on it alone (steps may run a
+  // trained network from models/; the plan may name steps' types, never run step code); ocr/ never sees the guard.
+  {
+    files: ['engine/src/pixels/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../*', '!../image.js'], message: 'pixels/ is the kernel: it imports only image.ts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['engine/src/steps/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../pixels/', '!../models/', '!../image.js', '!../errors.js'],
+              message: 'steps/ imports only the pixel kernel (pixels/), models/ and image.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['engine/src/analysis/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../pixels/', '!../image.js', '!../steps/'],
+              message: 'analysis/ imports only the pixel kernel (pixels/) and image.ts.',
+            },
+            {
+              group: ['../steps/*'],
+              allowTypeImports: true,
+              message: "analysis/ may name the steps' types (StepCall), never run step code.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['engine/src/ocr/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../guard/*'], message: 'ocr/ never imports the word guard (guard/ builds on ocr/).' },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -8,7 +8,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { otsuThreshold } from '../src/analysis/measure.js';
+import { otsuThreshold } from '../src/pixels/levels.js';
 import type { RawImage } from '../src/image.js';
 import { toGrey } from '../src/pixels/index.js';
 import { cer, takeOption } from './ocr-score.js';

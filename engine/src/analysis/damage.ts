@@ -1,7 +1,7 @@
 // Damage that a plan's own gates may let through, so that a page measured as damaged is never returned unchanged.
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
-import { fadeLevels } from './measure-photo.js';
+import { fadeLevels } from '../pixels/levels.js';
 
 /** A picture whose tones span less than this (in some channel, 0.1 % to 99.5 %) is faded or veiled. */
 export const LOW_CONTRAST_RANGE = 160;

@@ -2,7 +2,8 @@
 // where its damage is present. All work on luma (or on each channel for levels) and take well under 100 ms per MP.
 import type { RawImage } from '../image.js';
 import { fft } from '../pixels/fft.js';
-import { boxMean, percentile, toGrey } from '../pixels/index.js';
+import { boxMean, toGrey } from '../pixels/index.js';
+import { diskKernel, kernelTransfer } from '../pixels/kernels.js';
 
 /**
  * JPEG blocking: mean absolute step between horizontally and vertically neighbouring pixels across the 8 px grid
@@ -144,29 +145,6 @@ export function quantile(values: Float32Array, q: number): number {
   for (let i = 0; i < n; i++) if (Math.floor((values[i]! - min) * scale) === bin) inBin[k++] = values[i]!;
   inBin.sort();
   return inBin[rank - below]!;
-}
-
-export interface FadeLevels {
-  /** Per channel: dark level (0.1 % of a lightly smoothed copy) and bright level (99.5 %). */
-  low: number[];
-  high: number[];
-}
-
-/** Black and white levels per channel on a copy smoothed by a 3×3 mean, so grain does not decide them. */
-export function fadeLevels(img: RawImage): FadeLevels {
-  const channels = img.channels === 4 ? 3 : img.channels;
-  const low: number[] = [];
-  const high: number[] = [];
-  const plane = new Uint8Array(img.width * img.height);
-  for (let c = 0; c < channels; c++) {
-    for (let i = 0; i < plane.length; i++) plane[i] = img.data[i * img.channels + c]!;
-    const smooth = boxMean(plane, img.width, img.height, 1);
-    const hist = new Uint32Array(256);
-    for (let i = 0; i < smooth.length; i++) hist[Math.round(smooth[i]!)]!++;
-    low.push(percentile(hist, plane.length, 0.001));
-    high.push(percentile(hist, plane.length, 0.995));
-  }
-  return { low, high };
 }
 
 /** Separable Gaussian blur of a float plane (clamped borders). */
@@ -341,56 +319,6 @@ export function estimateMotion(img: RawImage): MotionEstimate {
     prev = ac;
   }
   return { angle, length, score };
-}
-
-/** Pillbox (defocus) kernel of radius r as the generator of real defocus draws it: weight clamp(r + 0.5 − d). */
-export function diskKernel(radius: number): { size: number; weights: Float64Array } {
-  const R = Math.ceil(radius);
-  const size = 2 * R + 1;
-  const weights = new Float64Array(size * size);
-  let sum = 0;
-  for (let y = -R; y <= R; y++)
-    for (let x = -R; x <= R; x++) {
-      const w = Math.min(1, Math.max(0, radius + 0.5 - Math.hypot(x, y)));
-      weights[(y + R) * size + x + R] = w;
-      sum += w;
-    }
-  for (let i = 0; i < weights.length; i++) weights[i]! /= sum;
-  return { size, weights };
-}
-
-/**
- * Transfer function of a symmetric kernel at (fx, fy) cycles per pixel (real, since the kernel is symmetric).
- * Returns a function that caches the row factors, for evaluation over a whole frequency grid.
- */
-export function kernelTransfer(kernel: {
-  size: number;
-  weights: Float64Array;
-}): (fx: number, fy: number) => number {
-  const { size, weights } = kernel;
-  const R = (size - 1) / 2;
-  // Fold the symmetric kernel onto its quadrant: H = Σ_{x,y ≥ 0} w'·cos(2π fx x)·cos(2π fy y).
-  const quad = new Float64Array((R + 1) * (R + 1));
-  for (let y = -R; y <= R; y++)
-    for (let x = -R; x <= R; x++)
-      quad[Math.abs(y) * (R + 1) + Math.abs(x)]! += weights[(y + R) * size + x + R]!;
-  const cy = new Float64Array(R + 1);
-  const cx = new Float64Array(R + 1);
-  let lastFy = Number.NaN;
-  return (fx, fy) => {
-    if (fy !== lastFy) {
-      for (let y = 0; y <= R; y++) cy[y] = Math.cos(2 * Math.PI * fy * y);
-      lastFy = fy;
-    }
-    for (let x = 0; x <= R; x++) cx[x] = Math.cos(2 * Math.PI * fx * x);
-    let h = 0;
-    for (let y = 0; y <= R; y++) {
-      let row = 0;
-      for (let x = 0; x <= R; x++) row += quad[y * (R + 1) + x]! * cx[x]!;
-      h += row * cy[y]!;
-    }
-    return h;
-  };
 }
 
 /** Radius of the pillbox whose transfer function (mean over a ring) first reaches zero at radial frequency f0. */

@@ -1,6 +1,7 @@
 // Measurements taken before restoring, so that steps run only where damage is present.
 import type { RawImage } from '../image.js';
-import { boxMean, histogram, percentile, reduce, toGrey, type Grey } from '../pixels/index.js';
+import { boxMean, reduce, toGrey, type Grey } from '../pixels/index.js';
+import { otsuThreshold } from '../pixels/levels.js';
 
 /**
  * Gaussian noise sigma (grey levels), Immerkaer's Laplacian-difference estimate per 16×16 block; the 20th
@@ -144,33 +145,6 @@ export function classifyPage(f: PageFeatures): PageKind {
   return 'mixed';
 }
 
-/** Dark/light threshold between ink and paper (Otsu) of a grey image. */
-export function otsuThreshold(grey: Grey): number {
-  const hist = histogram(grey.data);
-  const total = grey.data.length;
-  let sum = 0;
-  for (let v = 0; v < 256; v++) sum += v * hist[v]!;
-  let sumB = 0;
-  let wB = 0;
-  let best = 0;
-  let threshold = 128;
-  for (let t = 0; t < 256; t++) {
-    wB += hist[t]!;
-    if (wB === 0) continue;
-    const wF = total - wB;
-    if (wF === 0) break;
-    sumB += t * hist[t]!;
-    const mB = sumB / wB;
-    const mF = (sum - sumB) / wF;
-    const between = wB * wF * (mB - mF) * (mB - mF);
-    if (between > best) {
-      best = between;
-      threshold = t;
-    }
-  }
-  return threshold;
-}
-
 /** Skew of text lines in degrees (positive: lines rise to the right), by projection profile of dark pixels. */
 export function estimateSkew(grey: Grey, maxAngle = 6): number {
   const threshold = Math.min(otsuThreshold(grey), 160);
@@ -223,20 +197,6 @@ export function estimateSkew(grey: Grey, maxAngle = 6): number {
     }
   }
   return Math.round(best * 100) / 100;
-}
-
-/** Low/high percentiles per channel: how much a photo's range is lifted or compressed (fading, cast). */
-export function channelRange(img: RawImage, lowP = 0.005, highP = 0.995): { low: number[]; high: number[] } {
-  const low: number[] = [];
-  const high: number[] = [];
-  const channels = img.channels === 4 ? 3 : img.channels;
-  for (let c = 0; c < channels; c++) {
-    const hist = histogram(img.data, img.channels, c);
-    const total = img.width * img.height;
-    low.push(percentile(hist, total, lowP));
-    high.push(percentile(hist, total, highP));
-  }
-  return { low, high };
 }
 
 /**

@@ -6,7 +6,7 @@
 // Pages whose glyphs blur into words, photos and pages with little text are not confident: left as they are.
 import { reduce, type Grey } from '../pixels/index.js';
 import { labelComponents, type ComponentBox } from '../pixels/components.js';
-import { inkMask } from '../guard/changes.js';
+import { inkMask } from '../pixels/ink.js';
 
 export interface Orientation {
   /** Quarter turns clockwise that bring the page upright; 0 when not confident. */

@@ -1,7 +1,7 @@
 // Where a photographed page lies in the picture: a bright quadrilateral on a darker surface (a desk, a table).
 // Each side is found by scanning from the picture's edge inwards for the first clear rise from dark surface to
 // paper, then fitting a straight line through those edge points; the corners are where the lines meet.
-import type { Point, Quad } from '../steps/geometry.js';
+import type { Point, Quad } from '../pixels/geometry.js';
 import type { Grey } from '../pixels/index.js';
 
 export interface PageQuad {

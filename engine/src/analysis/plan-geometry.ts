@@ -2,7 +2,7 @@
 // surroundings and rectified, then a page scanned sideways or upside down is turned upright. Each runs only when
 // its measurement is confident; the rest of the plan measures the page as these steps leave it.
 import type { RawImage } from '../image.js';
-import { quadParams, turnImage, warpQuad } from '../steps/geometry.js';
+import { quadParams, turnImage, warpQuad } from '../pixels/geometry.js';
 import { toGrey } from '../pixels/index.js';
 import type { StepCall } from '../steps/registry.js';
 import { measureOrientation } from './orientation.js';

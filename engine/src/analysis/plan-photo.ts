@@ -2,14 +2,8 @@
 // (blocking on the 8 px grid, grain, lifted black point, soft edges), so an undamaged photo is left alone.
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
-import {
-  blockiness,
-  edgeBlur,
-  estimateDefocus,
-  estimateMotion,
-  fadeLevels,
-  grainNoise,
-} from './measure-photo.js';
+import { blockiness, edgeBlur, estimateDefocus, estimateMotion, grainNoise } from './measure-photo.js';
+import { fadeLevels } from '../pixels/levels.js';
 
 /** Edge blur (Gaussian sigma, px) of sharp photos; restoration only removes the blur beyond it. */
 const NATURAL_BLUR = 0.6;

@@ -2,12 +2,17 @@
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
 import { histogram, percentile, toGrey } from '../pixels/index.js';
-import { colourBeyondCast } from '../steps/photo-restore.js';
+import { colourBeyondCast } from '../pixels/levels.js';
 import { edgeBlur } from './measure-photo.js';
 import { planGeometry } from './plan-geometry.js';
 import { planPhoto } from './plan-photo.js';
 import { untouchedDamage } from './damage.js';
-import { findTextLines, MIN_TEXT_LINES, MIN_TEXT_LINES_ON_PAPER, textLineCount } from './text-lines.js';
+import {
+  findTextLines,
+  MIN_TEXT_LINES,
+  MIN_TEXT_LINES_ON_PAPER,
+  textLineCount,
+} from '../pixels/text-lines.js';
 import {
   classifyPage,
   estimateNoise,

@@ -28,7 +28,6 @@ export {
   scaled,
   union,
   inkChanges,
-  inkMask,
   unreadInk,
   type Box,
   type InkChangeOptions,

@@ -1,8 +1,8 @@
 // Document steps. They work on grey pages (the first step drops colour by keeping the brightest channel) and
 // scale their window sizes with the page DPI so that they behave alike at 150 and 300 DPI.
 import { createImage, type RawImage } from '../image.js';
-import { otsuThreshold } from '../analysis/measure.js';
-import { findTextLines, textLineMask } from '../analysis/text-lines.js';
+import { otsuThreshold } from '../pixels/levels.js';
+import { findTextLines, textLineMask } from '../pixels/text-lines.js';
 import { repairCreasesStep } from './crease.js';
 import { num, type Step } from './registry.js';
 import {

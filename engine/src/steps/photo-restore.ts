@@ -1,7 +1,8 @@
 // Photo restoration steps chosen by the photo plan from measurements (analysis/plan-photo.ts):
 // DCT-domain denoising and deblocking, fade and colour-cast correction, Wiener deblurring.
 import { createImage, type RawImage } from '../image.js';
-import { diskKernel, fadeLevels, kernelTransfer } from '../analysis/measure-photo.js';
+import { diskKernel, kernelTransfer } from '../pixels/kernels.js';
+import { colourBeyondCast, fadeLevels } from '../pixels/levels.js';
 import { filterPlane, nextPow2 } from '../pixels/fft.js';
 import { num, type Step } from './registry.js';
 
@@ -230,46 +231,6 @@ export const restoreFade: Step = {
     return out;
   },
 };
-
-/**
- * Colour of a photo beyond a colour cast: each channel is fitted as a + b · (channel mean) over the pixels; the
- * largest residual standard deviation. A monochrome print under any cast reads below ~0.5, colour prints 1.5
- * and more, even when faded.
- */
-export function colourBeyondCast(img: RawImage): number {
-  if (img.channels < 3) return 0;
-  const { data, channels } = img;
-  const n = img.width * img.height;
-  const step = Math.max(1, Math.floor(n / 200_000));
-  let worst = 0;
-  for (let c = 0; c < 3; c++) {
-    let k = 0;
-    let sm = 0;
-    let sv = 0;
-    let smm = 0;
-    let smv = 0;
-    for (let i = 0; i < n; i += step, k++) {
-      const p = i * channels;
-      const m = (data[p]! + data[p + 1]! + data[p + 2]!) / 3;
-      const v = data[p + c]!;
-      sm += m;
-      sv += v;
-      smm += m * m;
-      smv += m * v;
-    }
-    const varM = smm - (sm * sm) / k;
-    const b = varM > 0 ? (smv - (sm * sv) / k) / varM : 0;
-    const a = (sv - b * sm) / k;
-    let s2 = 0;
-    for (let i = 0; i < n; i += step) {
-      const p = i * channels;
-      const r = data[p + c]! - a - (b * (data[p]! + data[p + 1]! + data[p + 2]!)) / 3;
-      s2 += r * r;
-    }
-    worst = Math.max(worst, Math.sqrt(s2 / k));
-  }
-  return worst;
-}
 
 export const deblurPhoto: Step = {
   name: 'deblur-photo',

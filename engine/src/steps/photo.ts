@@ -1,6 +1,6 @@
 // Photo steps: colour images, conservative by design (the pipeline runs them only when a measurement says so).
 import { createImage } from '../image.js';
-import { channelRange } from '../analysis/measure.js';
+import { channelRange } from '../pixels/levels.js';
 import { applyLut } from '../pixels/index.js';
 import { num, type Step } from './registry.js';
 

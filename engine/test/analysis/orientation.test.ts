@@ -7,7 +7,7 @@ import type { RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { pageSizeOf } from '../../src/pipeline/assemble.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { turnImage } from '../../src/steps/geometry.js';
+import { turnImage } from '../../src/pixels/geometry.js';
 import { toGrey, type Grey } from '../../src/pixels/index.js';
 import { publicSet } from '../helpers.js';
 import { textPage } from './pages.js';

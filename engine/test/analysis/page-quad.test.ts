@@ -4,7 +4,7 @@ import { planPage } from '../../src/analysis/plan.js';
 import { createImage, type RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { applyHomography, homography, warpQuad, type Quad } from '../../src/steps/geometry.js';
+import { applyHomography, homography, warpQuad, type Quad } from '../../src/pixels/geometry.js';
 import { toGrey } from '../../src/pixels/index.js';
 import { onDesk, textPage } from './pages.js';
 

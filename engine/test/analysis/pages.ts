@@ -2,7 +2,7 @@
 // desk (warped into a known quad over a dark, textured surface).
 import { createCanvas } from '@napi-rs/canvas';
 import { createImage, type RawImage } from '../../src/image.js';
-import { homography, type Quad } from '../../src/steps/geometry.js';
+import { homography, type Quad } from '../../src/pixels/geometry.js';
 
 const WORDS = (
   'the quality of a restored page depends on how well its text can be read again by people and by machines ' +

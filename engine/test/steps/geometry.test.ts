@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
-import { rectifyPerspective, turnImage, turnPage } from '../../src/steps/geometry.js';
+import { rectifyPerspective, turnPage } from '../../src/steps/geometry.js';
+import { turnImage } from '../../src/pixels/geometry.js';
 
 /** 3 × 2 RGB image whose pixels are numbered 0..5 (all three channels). */
 const small: RawImage = {

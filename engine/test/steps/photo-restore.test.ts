@@ -2,17 +2,17 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   blockiness,
-  diskKernel,
   edgeBlur,
   estimateDefocus,
   estimateMotion,
   gaussianBlur,
   grainNoise,
 } from '../../src/analysis/measure-photo.js';
+import { diskKernel } from '../../src/pixels/kernels.js';
 import { planPhoto } from '../../src/analysis/plan-photo.js';
 import { createImage, type RawImage } from '../../src/image.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { colourBeyondCast } from '../../src/steps/photo-restore.js';
+import { colourBeyondCast } from '../../src/pixels/levels.js';
 import { crop, psnr } from './helpers.js';
 
 const steps = createDefaultRegistry();

@@ -3,8 +3,8 @@
 // text lies (border and edge cleaning stop there). The page is flattened first (divided by its paper level), so a
 // shadow, a stain or yellowed paper does not hide the lines in it.
 import type { RawImage } from '../image.js';
-import { rankFilter, reduce, toGrey, type Grey } from '../pixels/index.js';
-import { labelComponents } from '../pixels/components.js';
+import { rankFilter, reduce, toGrey, type Grey } from './index.js';
+import { labelComponents } from './components.js';
 
 export interface TextLine {
   /** Box in the page's pixels. */
