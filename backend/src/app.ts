@@ -4,7 +4,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { AuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -14,7 +13,7 @@ import { JoseGoogleVerifier, type GoogleVerifier } from './auth/google-verifier.
 import { SessionTokens } from './auth/session-tokens.js';
 import { billingRoutes } from './billing/billing.routes.js';
 import { CreditsService } from './credits/credits.service.js';
-import type { Db } from './db/database.js';
+import { pingDatabase, type Db } from './db/database.js';
 import { BadRequestError, ServiceUnavailableError, installErrorHandling } from './errors.js';
 import { filesPlugin } from './files/files.plugin.js';
 import { API_PREFIX, installOpenApi } from './openapi/openapi.js';
@@ -163,7 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
         async () => {
           try {
-            await sql`select 1`.execute(db);
+            await pingDatabase(db);
           } catch {
             throw new ServiceUnavailableError('Database unavailable');
           }

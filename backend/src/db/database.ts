@@ -9,6 +9,7 @@ import {
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
+  sql,
   type DatabaseConnection,
   type Driver,
   type SqliteDialectConfig,
@@ -76,4 +77,9 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
 
 export function dialectOf(db: Kysely<Database>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** Resolves once the database answers a trivial query (liveness and readiness checks). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }

@@ -1,5 +1,6 @@
-// The transaction boundary. Services receive a Transaction and never commit; the request or task that
-// calls withTransaction does (commit on return, rollback on throw).
+// The transaction boundary. The unit of work (a route handler, a use-case service method or a worker task) calls
+// withTransaction: commit on return, rollback on throw. What it calls (domain services such as CreditsService,
+// repositories) receives that transaction and never opens or commits another (CONTRIBUTING.md).
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';

@@ -185,6 +185,21 @@ export class FileRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * Sets a live file's status, unless it already has `unlessStatus` (the guard of a status change used as a lock);
+   * true when the row changed.
+   */
+  async setStatus(id: string, status: string, at: string, unlessStatus?: string): Promise<boolean> {
+    let query = this.db
+      .updateTable('files')
+      .set({ status, updated_at: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null);
+    if (unlessStatus !== undefined) query = query.where('status', '!=', unlessStatus);
+    const result = await query.executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
   /** Records a finished preview; false when the file was removed meanwhile (the caller drops the preview). */
   async setPreview(id: string, status: string, previewKey: string | null, at: string): Promise<boolean> {
     const result = await this.db

@@ -2,9 +2,8 @@
 // parts that do not. Load balancers and the container healthcheck use it; /health stays a liveness check.
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { ErrorSchema } from '../auth/auth.schemas.js';
-import type { Db } from '../db/database.js';
+import { pingDatabase, type Db } from '../db/database.js';
 import { ServiceUnavailableError } from '../errors.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { ObjectStorage } from '../storage/storage.js';
@@ -21,7 +20,7 @@ const READY_TIMEOUT_MS = 2_000;
 
 export function readinessChecks(options: HealthRoutesOptions): ReadinessCheck[] {
   return [
-    { name: 'database', check: () => sql`select 1`.execute(options.db) },
+    { name: 'database', check: () => pingDatabase(options.db) },
     { name: 'queue', check: () => options.queue.ping() },
     { name: 'storage', check: () => options.storage.exists('ready-check') },
   ];

@@ -34,14 +34,7 @@ export class RepositoryRestorationFiles implements RestorationFiles {
   }
 
   async setStatus(conn: Conn, fileId: string, status: string, unlessStatus?: string): Promise<boolean> {
-    let query = conn
-      .updateTable('files')
-      .set({ status, updated_at: new Date().toISOString() })
-      .where('id', '=', fileId)
-      .where('deleted_at', 'is', null);
-    if (unlessStatus !== undefined) query = query.where('status', '!=', unlessStatus);
-    const result = await query.executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return new FileRepository(conn).setStatus(fileId, status, new Date().toISOString(), unlessStatus);
   }
 
   async createRestored(conn: Conn, file: NewRestoredFile): Promise<void> {

@@ -8,6 +8,7 @@ import { withTransaction } from '../db/transaction.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
+import { UsersRepository } from '../users/users.repository.js';
 import type { RestorationFiles } from './restoration-files.js';
 
 export interface JobStatus {
@@ -35,6 +36,7 @@ function priorityOf(tier: string | undefined): number {
 
 export class RestorationService {
   private readonly jobs = new JobsRepository();
+  private readonly users = new UsersRepository();
 
   constructor(
     private readonly db: Db,
@@ -61,11 +63,8 @@ export class RestorationService {
         reason: 'restoration',
         reference: `restore:${jobId}`,
       });
-      const user = await trx
-        .selectFrom('users')
-        .select('purchase_tier')
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
+      const user = await this.users.findById(trx, userId);
+      if (!user) throw new NotFoundError('User not found');
       const priority = priorityOf(user.purchase_tier);
       const now = new Date().toISOString();
       await this.jobs.insert(trx, {
