@@ -13,10 +13,11 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import WebSocket from 'ws';
 import { RedisEventBus } from '../src/realtime/redis-event-bus.js';
+import { childEnv, publicSet, redisUrl } from './settings.js';
 
 const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
-const EVAL = path.resolve(BACKEND_DIR, '../../shared/eval/public');
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const EVAL = publicSet;
+const REDIS_URL = redisUrl;
 
 export interface Proc {
   child: ChildProcess;
@@ -39,7 +40,7 @@ export function start(entry: string, env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: BACKEND_DIR,
     env: {
-      ...process.env,
+      ...childEnv,
       FOLIO_ENV: 'development',
       LOG_LEVEL: 'warn',
       DEV_LOGIN: 'true',

@@ -14,8 +14,9 @@ import { parseArgs } from 'node:util';
 import type { RealtimeEvent } from '@folio/shared';
 import { PDFDocument } from 'pdf-lib';
 import { restore, socket, start, startApi, stop, upload, type Api } from './bench-jobs.js';
+import { publicSet, redisUrl } from './settings.js';
 
-const EVAL = path.resolve(import.meta.dirname, '../../../shared/eval/public');
+const EVAL = publicSet;
 const SOURCES = ['pdf_003', 'pdf_001', 'pdf_002'];
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -123,7 +124,7 @@ export async function benchThroughput(runs = 2): Promise<void> {
   const env = {
     FOLIO_DATA_DIR: dataDir,
     DATABASE_URL: '',
-    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    REDIS_URL: redisUrl,
     JOB_QUEUE: 'database',
     JOB_POLL_MS: '200',
   };

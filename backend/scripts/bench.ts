@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { benchJobs } from './bench-jobs.js';
 import { benchThroughput } from './bench-throughput.js';
 import { seedFiles } from './seed-files.js';
+import { childEnv } from './settings.js';
 
 const BACKEND_DIR = path.resolve(import.meta.dirname, '..');
 
@@ -42,7 +43,7 @@ async function startApi(): Promise<Api> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: BACKEND_DIR,
     env: {
-      ...process.env,
+      ...childEnv,
       FOLIO_ENV: 'development',
       FOLIO_DATA_DIR: dataDir,
       DATABASE_URL: '',
