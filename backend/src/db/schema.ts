@@ -1,8 +1,8 @@
 // Table types of the whole database. Each domain declares its tables next to its code and adds them here.
 import type { Generated } from 'kysely';
 import type { BillingTables } from '../billing/billing.tables.js';
-import type { FilesTables } from '../files/file-schema.js';
-import type { JobTables } from '../jobs/job-table.js';
+import type { FilesTables } from '../files/files.tables.js';
+import type { JobTables } from '../jobs/jobs.tables.js';
 
 /** Booleans are stored as INTEGER 0/1 on both SQLite and PostgreSQL (see db/values.ts). */
 export type DbBool = number;

@@ -1,7 +1,7 @@
 // Queries on the files table. Live rows have deleted_at null; tombstoned rows are only seen by retention.
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { FilesTable } from './file-schema.js';
+import type { FilesTable } from './files.tables.js';
 
 export type FileRow = Selectable<FilesTable>;
 

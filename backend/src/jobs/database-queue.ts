@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { JobHandler, JobQueue, QueuedJob } from './job-queue.js';
-import { ACTIVE_STATUSES } from './job-table.js';
+import { ACTIVE_STATUSES } from './jobs.tables.js';
 
 export interface DatabaseQueueOptions {
   leaseMs: number;

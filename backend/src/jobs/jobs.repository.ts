@@ -1,7 +1,7 @@
 // Queries of the `jobs` table. Every function takes the connection or transaction it runs in.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { ACTIVE_STATUSES, type JobsTable } from './job-table.js';
+import { ACTIVE_STATUSES, type JobsTable } from './jobs.tables.js';
 
 type Conn = Kysely<Database>;
 
