@@ -123,7 +123,7 @@ function FileCardImpl({
           onChange={() => onToggle(file.type, file.id)}
           onClick={(e) => e.stopPropagation()}
           aria-label={`Select ${file.filename}`}
-          className={`mt-0.5 size-4 shrink-0 accent-indigo-600 ${focusRing}`}
+          className={`size-6 shrink-0 accent-indigo-600 ${focusRing}`}
         />
         <label
           htmlFor={checkboxId}
