@@ -130,8 +130,13 @@ describe('touch targets of 24 px and axe-core', () => {
     Object.assign(found, await check(page, 'viewer'));
     await viewer.getByRole('button', { name: 'Signature', exact: true }).click();
     await viewer.getByRole('button', { name: 'Add signature', exact: true }).click();
-    await viewer.getByRole('dialog', { name: 'Add a signature' }).waitFor();
+    const signing = viewer.getByRole('dialog', { name: 'Add a signature' });
+    await signing.waitFor();
     Object.assign(found, await check(page, 'signature dialog'));
+    for (const tab of ['Draw', 'Image']) {
+      await signing.getByRole('tab', { name: tab }).click();
+      Object.assign(found, await check(page, `signature dialog, ${tab}`));
+    }
     await page.keyboard.press('Escape');
     await viewer.getByRole('button', { name: 'Close', exact: true }).click();
 
