@@ -14,7 +14,7 @@ import { launchChromium, screenshot } from '../src/browser.js';
 const PNGS = 298;
 const BATCH = 50;
 const PAGE_SIZE = 48;
-const DESKTOP = { width: 1440, height: 900 };
+const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
 const PDF = readFileSync(path.join(EVAL_DIR, 'pdf_001/degraded.pdf'));
 

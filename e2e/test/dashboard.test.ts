@@ -358,7 +358,8 @@ describe('dashboard', () => {
       .toMatch(/^Restoring letter-a\.pdf: page \d of 3\.$/);
     expect(await page.getByTestId('restoration-announcement').getAttribute('aria-live')).toBe('polite');
     await expect.poll(() => balance(page)).toBe('7 credits');
-    await screenshot(page, 'dashboard-restoring-desktop', true);
+    await progress.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+    await screenshot(page, 'dashboard-restoring-desktop');
 
     // A start the server refuses (this file is already being restored) says why on the card; nothing is paid.
     await card(page, 'letter-a.pdf').getByRole('button', { name: 'Restore letter-a.pdf' }).click();

@@ -1,5 +1,5 @@
 // The rules of files: what an upload must be, who may see what, how bytes and rows stay consistent.
-import type { FileDto } from '@folio/shared';
+import type { FileDto, RestorationFailure } from '@folio/shared';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.js';
@@ -28,8 +28,16 @@ export interface FileLimits {
   storageQuotaBytes: number;
 }
 
+/** Restorations that fell short, by file id (the jobs domain reads them; see jobs/job-failures.ts). */
+export interface RestorationFailures {
+  forFiles(
+    files: readonly { id: string; type: 'original' | 'restored'; job_id: string | null }[],
+  ): Promise<Map<string, RestorationFailure>>;
+}
+
 export interface FileServiceDeps {
   files: FileRepository;
+  failures: RestorationFailures;
   storage: ObjectStorage;
   bus: EventBus;
   previews: PreviewQueue;
@@ -132,14 +140,23 @@ export class FileService {
     return { files: await this.withRestoredMarks(userId, rows), total };
   }
 
-  /** DTOs, originals marked with has_restored so the dashboard can warn before paying twice. */
+  /**
+   * DTOs, originals marked with has_restored so the dashboard can warn before paying twice, and files whose
+   * restoration fell short with why and what was refunded.
+   */
   private async withRestoredMarks(userId: string, rows: FileRow[]): Promise<FileDto[]> {
     const now = this.deps.now();
     const originals = rows.filter((row) => row.type === 'original').map((row) => row.id);
-    const restored = await this.deps.files.originalsWithRestored(originals);
+    const [restored, failures] = await Promise.all([
+      this.deps.files.originalsWithRestored(originals),
+      this.deps.failures.forFiles(rows),
+    ]);
     return rows.map((row) => {
-      const dto = toFileDto(row, now);
-      return row.type === 'original' ? { ...dto, has_restored: restored.has(row.id) } : dto;
+      const dto: FileDto = toFileDto(row, now);
+      if (row.type === 'original') dto.has_restored = restored.has(row.id);
+      const failure = failures.get(row.id);
+      if (failure) dto.restoration_failure = failure;
+      return dto;
     });
   }
 

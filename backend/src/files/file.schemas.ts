@@ -13,6 +13,20 @@ const Nullable = <T extends TString | TInteger>(schema: T) => {
   });
 };
 
+export const RestorationFailureSchema = Type.Object(
+  {
+    job_id: Type.String(),
+    outcome: Type.Union([Type.Literal('failed'), Type.Literal('partial')], {
+      description: 'failed: no file came out; partial: the restored file keeps some pages as they were',
+    }),
+    reason: Type.String({ description: 'Why: the job’s error, or the first failed page’s reason' }),
+    failed_pages: Type.Integer(),
+    total_pages: Type.Integer(),
+    credits_refunded: Type.Integer({ description: 'Credits given back for this job' }),
+  },
+  { title: 'RestorationFailure' },
+);
+
 export const FileDtoSchema = Type.Object(
   {
     id: Type.String(),
@@ -36,6 +50,7 @@ export const FileDtoSchema = Type.Object(
     has_restored: Type.Optional(
       Type.Boolean({ description: 'Originals, in the list: a restored version of it exists' }),
     ),
+    restoration_failure: Type.Optional(RestorationFailureSchema),
   },
   { title: 'FileDto' },
 );

@@ -1,6 +1,7 @@
 // Wires the files domain on the process's storage: repository, background previews, service, routes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/database.js';
+import { JobFailureReader } from '../jobs/job-failures.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { Settings } from '../settings.js';
 import type { ObjectStorage } from '../storage/storage.js';
@@ -38,6 +39,7 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
   });
   const service = new FileService({
     files,
+    failures: new JobFailureReader(db),
     storage,
     bus: eventBus,
     previews,

@@ -109,7 +109,13 @@ export class PreviewQueue {
       await storage.delete(key); // removed while rendering
       return;
     }
-    const file = toFileDto({ ...row, preview_status: 'ready', preview_key: key, updated_at: at }, now());
-    await bus.publish(row.user_id, { type: 'file.preview.ready', fileId: row.id, file });
+    // Read again: the file may have changed while its preview rendered (a restoration started: processing).
+    const fresh = await files.findLiveById(row.id);
+    if (!fresh) return;
+    await bus.publish(row.user_id, {
+      type: 'file.preview.ready',
+      fileId: row.id,
+      file: toFileDto(fresh, now()),
+    });
   }
 }

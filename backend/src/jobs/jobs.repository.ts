@@ -58,6 +58,51 @@ export class JobsRepository {
     return conn.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Keeps why a page failed; a page reported again (from its checkpoint, on a resumed run) keeps its first row. */
+  async recordPageFailure(
+    conn: Conn,
+    jobId: string,
+    page: number,
+    reason: string,
+    now: string,
+  ): Promise<void> {
+    await conn
+      .insertInto('job_page_failures')
+      .values({ job_id: jobId, page, reason, created_at: now })
+      .onConflict((conflict) => conflict.columns(['job_id', 'page']).doNothing())
+      .execute();
+  }
+
+  /** Every failed page of the job with its reason, in page order. */
+  async pageFailures(conn: Conn, jobId: string): Promise<{ page: number; reason: string }[]> {
+    return conn
+      .selectFrom('job_page_failures')
+      .select(['page', 'reason'])
+      .where('job_id', '=', jobId)
+      .orderBy('page')
+      .execute();
+  }
+
+  /** The reason of the job's first failed page, if any page failed. */
+  async firstPageFailure(conn: Conn, jobId: string): Promise<string | undefined> {
+    const row = await conn
+      .selectFrom('job_page_failures')
+      .select('reason')
+      .where('job_id', '=', jobId)
+      .orderBy('page')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.reason;
+  }
+
+  async countRefund(conn: Conn, id: string): Promise<void> {
+    await conn
+      .updateTable('jobs')
+      .set((eb) => ({ credits_refunded: eb('credits_refunded', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
   async saveCounters(conn: Conn, id: string, counters: JobCounters, now: string): Promise<void> {
     await conn
       .updateTable('jobs')

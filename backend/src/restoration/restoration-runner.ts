@@ -7,10 +7,11 @@
 // page. Each refund is keyed by `refund:<jobId>:<page>`, so no retry or crash can refund a page twice.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent, RestorationFailure } from '@folio/shared';
 import type { Db } from '../db/database.js';
 import { withTransaction, type Trx } from '../db/transaction.js';
 import type { CreditsService } from '../credits/credits.service.js';
+import { failureOf } from '../jobs/job-failures.js';
 import { JobsRepository, type JobCounters, type JobRow } from '../jobs/jobs.repository.js';
 import { contentKey } from '../files/storage-keys.js';
 import type { EventBus } from '../realtime/event-bus.js';
@@ -148,7 +149,8 @@ export class RestorationRunner {
     }
 
     if (counters.successful_pages === 0) {
-      await this.fail(job, 'No page could be restored.');
+      const reason = await this.jobs.firstPageFailure(db, job.id);
+      await this.fail(job, reason ? `No page could be restored: ${reason}` : 'No page could be restored.');
       return;
     }
     const pages = outcomes.map((outcome) => (outcome.ok ? outcome.page : null));
@@ -177,7 +179,10 @@ export class RestorationRunner {
     if (outcome.ok) counters.successful_pages += 1;
     else counters.failed_pages += 1;
     const balance = await withTransaction(this.deps.db, async (trx) => {
-      if (!outcome.ok) await this.refundPage(trx, job, index);
+      if (!outcome.ok) {
+        await this.jobs.recordPageFailure(trx, job.id, page, outcome.error, this.now().toISOString());
+        await this.refundPage(trx, job, index);
+      }
       await this.jobs.saveCounters(trx, job.id, counters, this.now().toISOString());
       return this.deps.credits.balance(trx, job.user_id);
     });
@@ -205,12 +210,19 @@ export class RestorationRunner {
   }
 
   private async refundPage(trx: Trx, job: JobRow, index: number): Promise<void> {
-    await this.deps.credits.apply(trx, {
+    const { applied } = await this.deps.credits.apply(trx, {
       userId: job.user_id,
       delta: 1,
       reason: 'refund',
       reference: `refund:${job.id}:${index + 1}`,
     });
+    if (applied) await this.jobs.countRefund(trx, job.id);
+  }
+
+  /** What the dashboard is told when pages failed: read back from the job row just written. */
+  private async failureNow(trx: Trx, jobId: string): Promise<RestorationFailure | undefined> {
+    const row = await this.jobs.find(trx, jobId);
+    return row && failureOf(row, await this.jobs.firstPageFailure(trx, jobId));
   }
 
   /** Refunds every page of a job that ends without a file; pages refunded before are skipped by reference. */
@@ -267,6 +279,7 @@ export class RestorationRunner {
       return {
         file: await this.deps.files.toDto(trx, fileId),
         balance: await this.deps.credits.balance(trx, job.user_id),
+        failure: await this.failureNow(trx, job.id),
       };
     });
     if (!result || result === 'original deleted') {
@@ -286,6 +299,7 @@ export class RestorationRunner {
       successfulPages: counters.successful_pages,
       failedPages: counters.failed_pages,
       credits_remaining: result.balance,
+      ...(result.failure ? { failure: result.failure } : {}),
     });
     await this.removeCheckpoints(job.id);
   }
@@ -306,7 +320,7 @@ export class RestorationRunner {
       successful_pages: restored.size,
       failed_pages: job.total_pages - restored.size,
     };
-    const balance = await withTransaction(this.deps.db, async (trx) => {
+    const result = await withTransaction(this.deps.db, async (trx) => {
       const finished = await this.jobs.finish(
         trx,
         job.id,
@@ -317,16 +331,20 @@ export class RestorationRunner {
       if (!finished) return undefined;
       await this.refundUndelivered(trx, job);
       await this.deps.files.setStatus(trx, job.original_file_id, 'error');
-      return this.deps.credits.balance(trx, job.user_id);
+      return {
+        balance: await this.deps.credits.balance(trx, job.user_id),
+        failure: (await this.failureNow(trx, job.id))!,
+      };
     });
-    if (balance === undefined) return;
+    if (result === undefined) return;
     await this.publish(job.user_id, {
       type: 'restoration.failed',
       original_file_id: job.original_file_id,
       fileId: job.original_file_id,
       jobId: job.id,
       error,
-      credits_remaining: balance,
+      credits_remaining: result.balance,
+      failure: result.failure,
     });
     await this.removeCheckpoints(job.id);
   }

@@ -32,6 +32,12 @@ export const JobStatusSchema = Type.Object(
     successful_pages: Type.Integer(),
     failed_pages: Type.Integer(),
     error: Type.Union([Type.String(), Type.Null()]),
+    credits_refunded: Type.Integer({
+      description: 'Credits given back so far (failed pages, or all when failed)',
+    }),
+    page_failures: Type.Array(Type.Object({ page: Type.Integer(), reason: Type.String() }), {
+      description: 'Why each failed page was not restored',
+    }),
     created_at: Type.String(),
     finished_at: Type.Union([Type.String(), Type.Null()]),
   },

@@ -21,6 +21,8 @@ export interface JobStatus {
   successful_pages: number;
   failed_pages: number;
   error: string | null;
+  credits_refunded: number;
+  page_failures: { page: number; reason: string }[];
   created_at: string;
   finished_at: string | null;
 }
@@ -78,6 +80,7 @@ export class RestorationService {
         successful_pages: 0,
         failed_pages: 0,
         credits_charged: cost,
+        credits_refunded: 0,
         attempts: 0,
         lease_owner: null,
         lease_expires_at: null,
@@ -107,6 +110,8 @@ export class RestorationService {
       successful_pages: job.successful_pages,
       failed_pages: job.failed_pages,
       error: job.error,
+      credits_refunded: job.credits_refunded,
+      page_failures: await this.jobs.pageFailures(this.db, job.id),
       created_at: job.created_at,
       finished_at: job.finished_at,
     };

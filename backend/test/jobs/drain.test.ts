@@ -34,6 +34,7 @@ async function addJob(): Promise<string> {
     successful_pages: 0,
     failed_pages: 0,
     credits_charged: 1,
+    credits_refunded: 0,
     attempts: 0,
     lease_owner: null,
     lease_expires_at: null,

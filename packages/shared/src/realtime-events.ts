@@ -1,6 +1,19 @@
 // The realtime contract (spec §3 "Realtime event", §4 "Realtime events"): defined once, used by the
 // backend when it publishes and by the web app when it reduces messages from /api/v1/ws/updates.
 
+/**
+ * Why a restoration delivered fewer pages than it was paid for, and the credits it gave back: `failed` when no
+ * file came out (every page refunded), `partial` when the file keeps some pages as they were.
+ */
+export interface RestorationFailure {
+  job_id: string;
+  outcome: 'failed' | 'partial';
+  reason: string;
+  failed_pages: number;
+  total_pages: number;
+  credits_refunded: number;
+}
+
 /** A file as the API lists it (GET /files/all) and as events carry it. */
 export interface FileDto {
   id: string;
@@ -21,6 +34,8 @@ export interface FileDto {
   job_id: string | null;
   /** Originals, in the list: a restored version of it exists. */
   has_restored?: boolean;
+  /** In the list: originals whose latest restoration fell short, and restored files with pages left as they were. */
+  restoration_failure?: RestorationFailure;
 }
 
 export interface FileUploadCompletedEvent {
@@ -61,6 +76,8 @@ export interface RestorationCompletedEvent {
   successfulPages: number;
   failedPages: number;
   credits_remaining: number;
+  /** When some pages could not be restored. */
+  failure?: RestorationFailure;
 }
 
 export interface RestorationFailedEvent {
@@ -70,6 +87,7 @@ export interface RestorationFailedEvent {
   jobId: string;
   error: string;
   credits_remaining: number;
+  failure: RestorationFailure;
 }
 
 export interface CreditsUpdatedEvent {

@@ -722,6 +722,18 @@ export interface operations {
                             job_id: string | null;
                             /** @description Originals, in the list: a restored version of it exists */
                             has_restored?: boolean;
+                            /** RestorationFailure */
+                            restoration_failure?: {
+                                job_id: string;
+                                /** @description failed: no file came out; partial: the restored file keeps some pages as they were */
+                                outcome: "failed" | "partial";
+                                /** @description Why: the job’s error, or the first failed page’s reason */
+                                reason: string;
+                                failed_pages: number;
+                                total_pages: number;
+                                /** @description Credits given back for this job */
+                                credits_refunded: number;
+                            };
                         };
                     };
                 };
@@ -836,6 +848,18 @@ export interface operations {
                             job_id: string | null;
                             /** @description Originals, in the list: a restored version of it exists */
                             has_restored?: boolean;
+                            /** RestorationFailure */
+                            restoration_failure?: {
+                                job_id: string;
+                                /** @description failed: no file came out; partial: the restored file keeps some pages as they were */
+                                outcome: "failed" | "partial";
+                                /** @description Why: the job’s error, or the first failed page’s reason */
+                                reason: string;
+                                failed_pages: number;
+                                total_pages: number;
+                                /** @description Credits given back for this job */
+                                credits_refunded: number;
+                            };
                         }[];
                         rejected: {
                             filename: string;
@@ -964,6 +988,18 @@ export interface operations {
                             job_id: string | null;
                             /** @description Originals, in the list: a restored version of it exists */
                             has_restored?: boolean;
+                            /** RestorationFailure */
+                            restoration_failure?: {
+                                job_id: string;
+                                /** @description failed: no file came out; partial: the restored file keeps some pages as they were */
+                                outcome: "failed" | "partial";
+                                /** @description Why: the job’s error, or the first failed page’s reason */
+                                reason: string;
+                                failed_pages: number;
+                                total_pages: number;
+                                /** @description Credits given back for this job */
+                                credits_refunded: number;
+                            };
                         }[];
                         /** @description With limit: how many files match the query (every page together) */
                         total?: number;
@@ -1290,6 +1326,13 @@ export interface operations {
                         successful_pages: number;
                         failed_pages: number;
                         error: string | null;
+                        /** @description Credits given back so far (failed pages, or all when failed) */
+                        credits_refunded: number;
+                        /** @description Why each failed page was not restored */
+                        page_failures: {
+                            page: number;
+                            reason: string;
+                        }[];
                         created_at: string;
                         finished_at: string | null;
                     };

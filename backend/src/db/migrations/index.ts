@@ -8,6 +8,7 @@ import { billing } from './004_billing.js';
 import { paymentReversals } from './005_payment_reversals.js';
 import { previewAttempts } from './006_preview_attempts.js';
 import { filesListIndexes } from './007_files_list_indexes.js';
+import { jobFailures } from './008_job_failures.js';
 
 export const migrations: Record<string, Migration> = {
   '001_users_credits': usersCredits,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '005_payment_reversals': paymentReversals,
   '006_preview_attempts': previewAttempts,
   '007_files_list_indexes': filesListIndexes,
+  '008_job_failures': jobFailures,
 };

@@ -102,7 +102,7 @@ export function LandingPage() {
               </a>
               <a
                 href="#example"
-                className={`text-sm font-semibold text-indigo-700 hover:underline dark:text-indigo-300 ${focusRing}`}
+                className={`inline-flex min-h-6 items-center text-sm font-semibold text-indigo-700 hover:underline dark:text-indigo-300 ${focusRing}`}
               >
                 See an example →
               </a>

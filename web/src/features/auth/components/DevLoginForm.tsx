@@ -23,7 +23,7 @@ export function DevLoginForm() {
     <form
       aria-labelledby={`${id}-title`}
       onSubmit={(event) => void submit(event)}
-      className="w-full max-w-sm rounded-xl border border-dashed border-amber-400 bg-amber-50/70 p-4 text-left dark:border-amber-500/60 dark:bg-amber-950/30"
+      className="w-full max-w-sm rounded-xl border border-dashed border-amber-400 bg-amber-50 p-4 text-left dark:border-amber-500/60 dark:bg-amber-950/30"
     >
       <h3 id={`${id}-title`} className="text-sm font-semibold text-amber-900 dark:text-amber-200">
         Development sign-in

@@ -85,7 +85,7 @@ function CreditModalDialog({ reason, redirect }: { reason?: string; redirect: (u
                   {formatPrice(pack)}
                 </span>
                 <span className="text-sm text-slate-600 dark:text-slate-300">{pack.credits} credits</span>
-                <span className="text-xs text-slate-500 dark:text-slate-400">{pricePerCredit(pack)}</span>
+                <span className="text-xs text-slate-600 dark:text-slate-300">{pricePerCredit(pack)}</span>
               </label>
             );
           })}

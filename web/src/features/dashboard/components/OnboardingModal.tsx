@@ -66,7 +66,7 @@ export function OnboardingModal({ onHighlight }: { onHighlight: (target: Onboard
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
         <button
           type="button"
-          className="text-sm text-slate-500 underline-offset-2 hover:underline"
+          className="min-h-6 px-1 text-sm text-slate-600 underline-offset-2 hover:underline dark:text-slate-400"
           onClick={finish}
         >
           Skip

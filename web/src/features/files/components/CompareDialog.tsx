@@ -179,6 +179,10 @@ export function CompareDialog({
           <div
             className="max-h-[60vh] overflow-auto rounded-lg bg-slate-100 dark:bg-slate-800"
             data-testid="compare-scroll"
+            // Keyboard users scroll a zoomed picture with the arrow keys.
+            tabIndex={0}
+            role="region"
+            aria-label="Comparison picture"
           >
             <div
               className="relative mx-auto cursor-ew-resize touch-none select-none"
@@ -228,7 +232,7 @@ export function CompareDialog({
           aria-label="Comparison position: left shows the original, right the restored file"
           aria-valuetext={`${position}% original`}
           onChange={(e) => setPosition(Number(e.target.value))}
-          className="w-full accent-indigo-600"
+          className="h-6 w-full accent-indigo-600"
           data-autofocus
         />
       </div>

@@ -58,7 +58,9 @@ function PlaceholderCard({ file }: { file: FileItem }) {
       className="flex flex-col gap-3 rounded-xl border border-amber-300 bg-amber-50/60 p-4 dark:border-amber-700 dark:bg-amber-950/30"
     >
       <h3 className="break-words text-sm font-semibold text-slate-900 dark:text-white">{file.filename}</h3>
-      <Badge tone="amber">{statusBadge(file.status).label}</Badge>
+      <div className="flex">
+        <Badge tone="amber">{statusBadge(file.status).label}</Badge>
+      </div>
       {p ? (
         <p className="text-sm font-medium text-slate-800 dark:text-slate-100">
           Page {Math.min(p.currentPage, p.totalPages)} of {p.totalPages}
@@ -123,7 +125,7 @@ function FileCardImpl({
           onChange={() => onToggle(file.type, file.id)}
           onClick={(e) => e.stopPropagation()}
           aria-label={`Select ${file.filename}`}
-          className={`mt-0.5 size-4 shrink-0 accent-indigo-600 ${focusRing}`}
+          className={`size-6 shrink-0 accent-indigo-600 ${focusRing}`}
         />
         <label
           htmlFor={checkboxId}

@@ -300,7 +300,7 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
               </h3>
               <button
                 type="button"
-                className={`text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400 ${focusRing}`}
+                className={`min-h-6 px-1 text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400 ${focusRing}`}
                 disabled={uploading}
                 onClick={() => dispatch({ type: 'clear' })}
               >
@@ -331,7 +331,7 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
                   {item.status === 'failed' && state.status !== 'failed' ? (
                     <button
                       type="button"
-                      className={`text-xs font-medium text-indigo-600 hover:underline ${focusRing}`}
+                      className={`min-h-6 px-1 text-xs font-medium text-indigo-600 hover:underline ${focusRing}`}
                       aria-label={`Retry ${item.file.name}`}
                       onClick={() => void retry(item.file)}
                     >
@@ -341,7 +341,7 @@ export function UploadPanel({ onUploaded, highlighted }: UploadPanelProps) {
                   {item.status !== 'uploading' ? (
                     <button
                       type="button"
-                      className={`text-xs font-medium text-slate-500 hover:text-red-600 ${focusRing}`}
+                      className={`min-h-6 px-1 text-xs font-medium text-slate-600 hover:text-red-600 dark:text-slate-300 ${focusRing}`}
                       aria-label={`Remove ${item.file.name}`}
                       disabled={uploading}
                       onClick={() => dispatch({ type: 'remove', name: item.file.name })}

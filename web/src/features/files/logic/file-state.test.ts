@@ -244,6 +244,14 @@ describe('realtime events', () => {
         jobId: 'j1',
         error: 'x',
         credits_remaining: 10,
+        failure: {
+          job_id: 'j1',
+          outcome: 'failed',
+          reason: 'x',
+          failed_pages: 3,
+          total_pages: 3,
+          credits_refunded: 3,
+        },
       }),
     );
     expect(restoredOf(s).map((f) => f.id)).toEqual(['r1']);
@@ -251,24 +259,80 @@ describe('realtime events', () => {
     expect(s.files.find((f) => f.id === 'o1')?.status).toBe('error');
   });
 
-  it('restoration.failed gives the reason and says the credits came back when the balance rose', () => {
-    const failed = (credits: number) =>
+  it('restoration.failed gives the reason and the credits the server returned', () => {
+    const failed = (refunded: number) =>
       rt({
         type: 'restoration.failed',
         original_file_id: 'o1',
         fileId: 'o1',
         jobId: 'j1',
-        error: 'Every page failed.',
-        credits_remaining: credits,
+        error: 'No page could be restored: Page 1 took longer than 1000 ms.',
+        credits_remaining: 10,
+        failure: {
+          job_id: 'j1',
+          outcome: 'failed',
+          reason: 'No page could be restored: Page 1 took longer than 1000 ms.',
+          failed_pages: 3,
+          total_pages: 3,
+          credits_refunded: refunded,
+        },
       });
-    const refunded = run(loaded, { type: 'credits/set', credits: 7 }, rt(progress()), failed(10));
+    const refunded = run(loaded, rt(progress()), failed(3));
     const o1 = refunded.files.find((f) => f.id === 'o1');
-    expect(o1?.failure).toBe('Restoration failed: Every page failed. The credits for it were returned.');
-    expect(refunded.announcement).toBe(
-      `${o1?.filename}: Restoration failed: Every page failed. The credits for it were returned.`,
+    const text =
+      'Restoration failed: No page could be restored: Page 1 took longer than 1000 ms. 3 credits were returned.';
+    expect(o1?.failure).toBe(text);
+    expect(refunded.announcement).toBe(`${o1?.filename}: ${text}`);
+    expect(run(loaded, failed(0)).files.find((f) => f.id === 'o1')?.failure).toBe(
+      'Restoration failed: No page could be restored: Page 1 took longer than 1000 ms.',
     );
-    const kept = run(loaded, { type: 'credits/set', credits: 7 }, failed(7));
-    expect(kept.files.find((f) => f.id === 'o1')?.failure).toBe('Restoration failed: Every page failed.');
+  });
+
+  it('restoration.completed with failed pages says which share failed, why, and the credit returned', () => {
+    const failure = {
+      job_id: 'j1',
+      outcome: 'partial' as const,
+      reason: 'Page 2 took longer than 1000 ms.',
+      failed_pages: 1,
+      total_pages: 3,
+      credits_refunded: 1,
+    };
+    const s = run(
+      loaded,
+      rt({
+        type: 'restoration.completed',
+        original_file_id: 'o1',
+        fileId: 'o1',
+        jobId: 'j1',
+        file: dto({ id: 'r2', type: 'restored', status: 'processed', original_file_id: 'o1' }),
+        totalPages: 3,
+        successfulPages: 2,
+        failedPages: 1,
+        credits_remaining: 5,
+        failure,
+      }),
+    );
+    const text =
+      '1 of 3 pages could not be restored: Page 2 took longer than 1000 ms. 1 credit was returned.';
+    expect(s.files.find((f) => f.id === 'o1')?.failure).toBe(text);
+    expect(s.files.find((f) => f.id === 'r2')?.failure).toBe(text);
+  });
+
+  it('keeps a failure the server lists, so it is still there after a reload', () => {
+    const item = fromDto({
+      ...dto({ id: 'o9', type: 'original', status: 'error' }),
+      restoration_failure: {
+        job_id: 'j9',
+        outcome: 'failed',
+        reason: 'No page could be restored: Page 1 took longer than 1000 ms.',
+        failed_pages: 1,
+        total_pages: 1,
+        credits_refunded: 1,
+      },
+    });
+    expect(item.failure).toBe(
+      'Restoration failed: No page could be restored: Page 1 took longer than 1000 ms. 1 credit was returned.',
+    );
   });
 
   it('file.deleted removes the file and its selection', () => {

@@ -2,7 +2,7 @@
 // pure reducer, so every rule is unit-tested without a browser.
 import type { RealtimeEvent } from '@folio/shared';
 import { fileCost, fromDto, isPlaceholder, progressId, type FileItem, type FileKind } from './model.js';
-import { progressPlaceholderName, restorationFailedText, startFailedText } from './texts.js';
+import { progressPlaceholderName, restorationFailureText, startFailedText } from './texts.js';
 
 export type AsyncStatus = 'idle' | 'loading' | 'success' | 'error';
 
@@ -169,13 +169,19 @@ function applyRealtime(s: FilesState, event: RealtimeEvent, at: string): FilesSt
         withCredits(s, event.credits_remaining),
         new Set([progressId(event.original_file_id)]),
       );
+      const failure = event.failure ? restorationFailureText(event.failure) : undefined;
       const files = withStatus(next.files, event.original_file_id, 'processed').map((f) =>
-        f.id === event.original_file_id ? { ...withoutFailure(f), has_restored: true } : f,
+        f.id === event.original_file_id
+          ? { ...withoutFailure(f), has_restored: true, ...(failure ? { failure } : {}) }
+          : f,
+      );
+      const restored = fromDto(
+        event.failure ? { ...event.file, restoration_failure: event.failure } : event.file,
       );
       return {
         ...next,
-        files: upsertTop(files, fromDto(event.file)),
-        announcement: `${event.file.filename} is restored.`,
+        files: upsertTop(files, restored),
+        announcement: `${event.file.filename} is restored.${failure ? ` ${failure}` : ''}`,
       };
     }
     case 'restoration.failed': {
@@ -183,9 +189,8 @@ function applyRealtime(s: FilesState, event: RealtimeEvent, at: string): FilesSt
         withCredits(s, event.credits_remaining),
         new Set([progressId(event.original_file_id)]),
       );
-      const refunded = s.credits !== null && event.credits_remaining > s.credits;
       const original = s.files.find((f) => f.id === event.original_file_id);
-      const failure = restorationFailedText(event.error, refunded);
+      const failure = restorationFailureText(event.failure);
       return {
         ...next,
         files: withStatus(next.files, event.original_file_id, 'error').map((f) =>

@@ -1,5 +1,6 @@
 // The client-side file entity of spec §3 and its mapping from the API/event shape (FileDto).
 import type { FileDto } from '@folio/shared';
+import { restorationFailureText } from './texts.js';
 
 export interface FileProgress {
   currentPage: number;
@@ -26,7 +27,10 @@ export interface FileItem {
   job_id: string | null;
   /** Originals: a restored version of it exists. */
   has_restored?: boolean;
-  /** Client only: why the last restoration of this original did not start or failed, and any refund. */
+  /**
+   * Why the last restoration of this original did not start (client only) or fell short, and the credits that
+   * came back (from the server's restoration_failure, so it stays after a reload).
+   */
   failure?: string;
   progress?: FileProgress;
 }
@@ -64,6 +68,7 @@ export function fromDto(dto: FileDto): FileItem {
     original_file_id: dto.original_file_id,
     job_id: dto.job_id,
     ...(dto.has_restored === undefined ? {} : { has_restored: dto.has_restored }),
+    ...(dto.restoration_failure ? { failure: restorationFailureText(dto.restoration_failure) } : {}),
   };
 }
 

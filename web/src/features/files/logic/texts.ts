@@ -1,5 +1,5 @@
 // Every user-visible text of the dashboard that the spec fixes (§2, §4, §5, §8), in one place so tests can find it.
-import { UPLOAD_EXTENSIONS } from '@folio/shared';
+import { UPLOAD_EXTENSIONS, type RestorationFailure } from '@folio/shared';
 
 export const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
 
@@ -118,5 +118,13 @@ export const leaveOutLabel = (rest: number, cost: number): string =>
 const reasonOf = (reason: string): string => reason.trim().replace(/\.+$/, '') || 'unknown error';
 export const startFailedText = (reason: string): string =>
   `Restoration could not start: ${reasonOf(reason)}. No credits were used.`;
-export const restorationFailedText = (reason: string, refunded: boolean): string =>
-  `Restoration failed: ${reasonOf(reason)}.${refunded ? ' The credits for it were returned.' : ''}`;
+/** What a restoration that fell short says on its cards: why, and the credits the server gave back. */
+export function restorationFailureText(failure: RestorationFailure): string {
+  const n = failure.credits_refunded;
+  const refund = n > 0 ? ` ${n} ${plural(n, 'credit was', 'credits were')} returned.` : '';
+  const what =
+    failure.outcome === 'failed'
+      ? 'Restoration failed'
+      : `${failure.failed_pages} of ${failure.total_pages} pages could not be restored`;
+  return `${what}: ${reasonOf(failure.reason)}.${refund}`;
+}
