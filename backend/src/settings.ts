@@ -43,8 +43,10 @@ export interface Settings {
   originalRetentionDays: number;
   restoredRetentionDays: number;
   maxPdfPages: number;
-  /** Time limit of one upload check or preview render in its thread; past it the file is refused as too complex. */
+  /** Time limit of one upload check or preview render in its reader child; past it the file is refused as too complex. */
   fileCheckTimeoutSeconds: number;
+  /** Resident memory of one upload check or preview render (its reader child is killed past it). */
+  fileCheckMemoryMb: number;
   /** HS256 secret for the session tokens the backend issues. */
   tokenSecret: string;
   tokenTtlSeconds: number;
@@ -286,6 +288,7 @@ export function loadSettings(env: Env = process.env): Readonly<Settings> {
     restoredRetentionDays: int(env, 'RESTORED_RETENTION_DAYS', RESTORED_RETENTION_DAYS_DEFAULT, 1),
     maxPdfPages: int(env, 'MAX_PDF_PAGES', 100, 1),
     fileCheckTimeoutSeconds: int(env, 'FILE_CHECK_TIMEOUT_SECONDS', 60, 1, 3600),
+    fileCheckMemoryMb: int(env, 'FILE_CHECK_MEMORY_MB', 1536, 256, 65536),
     tokenSecret: resolveTokenSecret(env, isProduction, dataDir),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 12 * 3600, 120),
     appName: str(env, 'APP_NAME', 'Folio AI') || 'Folio AI',

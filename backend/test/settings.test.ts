@@ -34,6 +34,7 @@ describe('loadSettings', () => {
       restoredRetentionDays: 30,
       maxPdfPages: 100,
       fileCheckTimeoutSeconds: 60,
+      fileCheckMemoryMb: 1536,
       tokenTtlSeconds: 43200,
       appName: 'Folio AI',
       appDescription: 'AI-Powered Document Restoration',
@@ -66,6 +67,7 @@ describe('loadSettings', () => {
       RESTORED_RETENTION_DAYS: '15',
       MAX_PDF_PAGES: '50',
       FILE_CHECK_TIMEOUT_SECONDS: '30',
+      FILE_CHECK_MEMORY_MB: '900',
     });
     expect(settings).toMatchObject({
       host: '0.0.0.0',
@@ -93,6 +95,7 @@ describe('loadSettings', () => {
       restoredRetentionDays: 15,
       maxPdfPages: 50,
       fileCheckTimeoutSeconds: 30,
+      fileCheckMemoryMb: 900,
     });
   });
 

@@ -6,6 +6,7 @@ export { inspectInput, type InputInfo, type InputLimits } from './io/inspect.js'
 export { MAX_PAGE_PIXELS } from './io/limits.js';
 export { PDF_BOUNDS } from './io/pdf-bounds.js';
 export { renderThumbnail, type Thumbnail } from './io/thumbnail.js';
+export { Sandbox, defaultSandboxOptions, residentMb, type SandboxOptions } from './io/sandbox.js';
 export type { Doc, PageSize } from './io/decode.js';
 export type { OcrWord } from './io/encode.js';
 export type { RestoreMode } from './analysis/plan.js';

@@ -10,6 +10,7 @@ import type { FilePurger } from './file-purger.js';
 import type { FileRepository, FileRow, ListFilter } from './file-repository.js';
 import { cleanClientName, contentDisposition, fileTypeOf, sanitizeFilename } from './filename.js';
 import { MAX_PAGE_PIXELS } from '@folio/engine';
+import type { FileReader } from './file-reader.js';
 import { inspectUpload } from './inspect.js';
 import type { PreviewQueue } from './preview-queue.js';
 import { contentKey, previewMimeOfKey } from './storage-keys.js';
@@ -22,8 +23,6 @@ export const MAX_ZIP_FILES = 500;
 export interface FileLimits {
   maxPdfPages: number;
   originalRetentionDays: number;
-  /** Time limit of the upload check in its thread. */
-  checkTimeoutMs: number;
   /** Most bytes of live files one user may keep. */
   storageQuotaBytes: number;
 }
@@ -41,6 +40,8 @@ export interface FileServiceDeps {
   storage: ObjectStorage;
   bus: EventBus;
   previews: PreviewQueue;
+  /** Where uploads are checked: reader children bounded in time and memory. */
+  reader: FileReader;
   purger: FilePurger;
   limits: FileLimits;
   now: () => Date;
@@ -66,12 +67,11 @@ export class FileService {
     bytes: Buffer,
     jobId: string,
   ): Promise<FileDto> {
-    const { bus, previews, limits, now } = this.deps;
+    const { bus, previews, reader, limits, now } = this.deps;
     await this.checkQuota(userId, bytes.length);
-    const info = await inspectUpload(bytes, {
+    const info = await inspectUpload(reader, bytes, {
       maxPages: limits.maxPdfPages,
       maxPixels: MAX_PAGE_PIXELS,
-      timeoutMs: limits.checkTimeoutMs,
     });
     const id = randomUUID();
     const filename = sanitizeFilename(clientName, info.extension);

@@ -9,7 +9,7 @@ import { FilePurger } from './file-purger.js';
 import { FileRepository } from './file-repository.js';
 import { FileService } from './file-service.js';
 import { filesRoutes } from './file.routes.js';
-import { closeInspectPool } from './inspect-pool.js';
+import { FileReader } from './file-reader.js';
 import { PreviewQueue } from './preview-queue.js';
 
 export interface FilesPluginOptions {
@@ -29,12 +29,14 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
   const now = options.now ?? (() => new Date());
   const files = new FileRepository(db);
   const checkTimeoutMs = settings.fileCheckTimeoutSeconds * 1000;
+  const reader = new FileReader({ memoryMb: settings.fileCheckMemoryMb, timeoutMs: checkTimeoutMs });
   const previews = new PreviewQueue({
     files,
     storage,
     bus: eventBus,
     now,
     log: app.log,
+    reader,
     timeoutMs: checkTimeoutMs,
   });
   const service = new FileService({
@@ -43,11 +45,11 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
     storage,
     bus: eventBus,
     previews,
+    reader,
     purger: new FilePurger(files, storage, eventBus),
     limits: {
       maxPdfPages: settings.maxPdfPages,
       originalRetentionDays: settings.originalRetentionDays,
-      checkTimeoutMs,
       storageQuotaBytes: settings.storageQuotaMb * 1024 * 1024,
     },
     now,
@@ -58,7 +60,7 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
   });
   app.addHook('onClose', async () => {
     await previews.stop();
-    await closeInspectPool();
+    reader.close();
   });
   await app.register(filesRoutes, { service, maxUploadBytes: settings.maxUploadMb * 1024 * 1024 });
 };

@@ -1,14 +1,12 @@
 // Upload validation: what the bytes are (never the name), how many pages, and whether we accept them.
 import { EngineInputError, type InputInfo } from '@folio/engine';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors.js';
-import { inspectInThread } from './inspect-pool.js';
+import type { FileReader } from './file-reader.js';
 
 export interface InspectLimits {
   maxPages: number;
   /** The engine's MAX_PAGE_PIXELS: what it accepts here, it can decode later. */
   maxPixels: number;
-  /** Time limit of the check in its thread. */
-  timeoutMs: number;
 }
 
 const EXTENSION_BY_FORMAT: Record<InputInfo['format'], string> = {
@@ -24,9 +22,13 @@ export interface InspectedFile extends InputInfo {
 }
 
 /** Inspects the bytes with the engine; refusals become HTTP errors whose detail is the engine's clear message. */
-export async function inspectUpload(bytes: Buffer, limits: InspectLimits): Promise<InspectedFile> {
+export async function inspectUpload(
+  reader: FileReader,
+  bytes: Buffer,
+  limits: InspectLimits,
+): Promise<InspectedFile> {
   try {
-    const info = await inspectInThread(bytes, limits, limits.timeoutMs);
+    const info = await reader.inspect(bytes, limits);
     return { ...info, extension: EXTENSION_BY_FORMAT[info.format] };
   } catch (error) {
     throw toHttpError(error);

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { toFileDto } from './file-dto.js';
-import { thumbnailInThread } from './inspect-pool.js';
+import type { FileReader } from './file-reader.js';
 import type { FileRepository } from './file-repository.js';
 import { previewKey } from './storage-keys.js';
 
@@ -22,7 +22,9 @@ export interface PreviewQueueDeps {
   bus: EventBus;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
-  /** Time limit of one render in its thread (settings.fileCheckTimeoutSeconds). */
+  /** Renders in reader children bounded in time and memory. */
+  reader: FileReader;
+  /** Time limit of one render (settings.fileCheckTimeoutSeconds), to tell a dead attempt from a running one. */
   timeoutMs: number;
 }
 
@@ -96,7 +98,7 @@ export class PreviewQueue {
     let key: string;
     try {
       const bytes = await buffer(await storage.get(row.storage_key));
-      const thumbnail = await thumbnailInThread(bytes, PREVIEW_WIDTH_PX, this.deps.timeoutMs);
+      const thumbnail = await this.deps.reader.thumbnail(bytes, PREVIEW_WIDTH_PX);
       key = previewKey(row.id, thumbnail.mime);
       await storage.put(key, thumbnail.data);
     } catch (error) {

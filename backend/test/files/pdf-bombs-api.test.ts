@@ -1,13 +1,14 @@
 // Hostile uploads (the engine's generated PDF bombs, a 50-megapixel image) against the real API: refused at
 // upload with a clear 4xx, nothing stored, the server still answering. And previews: a bomb stored before the
 // bounds existed fails cleanly, and a preview whose render never finished is not tried again (quarantine).
-import { MAX_PAGE_PIXELS } from '@folio/engine';
+import { EngineInputError, MAX_PAGE_PIXELS } from '@folio/engine';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as bombs from '../../../engine/test/fixtures/pdf-bombs.js';
+import { FileReader } from '../../src/files/file-reader.js';
 import { FileRepository, type FileRow } from '../../src/files/file-repository.js';
 import { MAX_PREVIEW_ATTEMPTS, PreviewQueue } from '../../src/files/preview-queue.js';
 import { contentKey } from '../../src/files/storage-keys.js';
@@ -29,7 +30,7 @@ afterAll(async () => {
   await h.close();
 });
 
-/** Peak resident memory of this process (the server and its check threads) so far, in MB. */
+/** Peak resident memory of this process (the server; checks and previews run in reader children) so far, in MB. */
 function peakRssMb(): number {
   const kb = /VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
   return Number(kb) / 1024;
@@ -88,6 +89,7 @@ describe('preview attempts and quarantine', () => {
   let files: FileRepository;
   let queue: PreviewQueue;
   let clock: Date;
+  const reader = new FileReader({ memoryMb: 1536, timeoutMs: 5_000 });
 
   beforeAll(() => {
     files = new FileRepository(h.test.app.db);
@@ -99,12 +101,14 @@ describe('preview attempts and quarantine', () => {
       bus: new InProcessEventBus(),
       now: () => clock,
       log: silent,
+      reader,
       timeoutMs: 5_000,
     });
   });
 
   afterAll(async () => {
     await queue.stop();
+    reader.close();
   });
 
   /** A pending original stored as an older server would have kept it, without the upload check. */
@@ -166,6 +170,29 @@ describe('preview attempts and quarantine', () => {
     expect((await storedKeys(h)).filter((key) => key.startsWith(`objects/${id}/preview`))).toEqual([]);
     await expectHealthy();
   }, 60_000);
+
+  it('a file the page checks let through is stopped at the reader’s memory ceiling', async () => {
+    // The lying JPEG: 100 × 100 in its dictionary, 20000 × 20000 inside; pdfjs would fill about 3.6 GB.
+    const ceiling = new FileReader({ memoryMb: 1024, timeoutMs: 120_000 });
+    try {
+      const error = await ceiling.thumbnail(bombs.lyingJpegPdf(), 560).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EngineInputError);
+      expect((error as EngineInputError).code).toBe('too_complex');
+      expect(ceiling.peakMb).toBeGreaterThan(900);
+      expect(ceiling.peakMb).toBeLessThan(2048);
+    } finally {
+      ceiling.close();
+    }
+    await expectHealthy();
+  }, 180_000);
+
+  it('a stored lying JPEG gets a clean failed preview, counted as one attempt', async () => {
+    const id = await storedPending(bombs.lyingJpegPdf());
+    queue.enqueue(id);
+    expect(await settledStatus(id)).toBe('failed');
+    expect(await attempts(id)).toBe(1);
+    await expectHealthy();
+  }, 120_000);
 
   it('counts the attempt before rendering, so a render that never finished is not started again', async () => {
     const id = await storedPending(evalFile('pdf_003/degraded.pdf'));

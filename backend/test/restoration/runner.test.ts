@@ -8,6 +8,8 @@ import { JobAbortedError, type RestorationRunner } from '../../src/restoration/r
 import { addOriginal, balanceOf, grantCredits, ledgerOf, png, pngCrop, tiffPages } from './fixtures.js';
 import { createRunnerHarness, type RunnerHarness } from './runner-harness.js';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as bombs from '../../../engine/test/fixtures/pdf-bombs.js';
 
 let h: RunnerHarness;
 let crop: Buffer;
@@ -197,6 +199,24 @@ describe('RestorationRunner', () => {
     expect((await new FileRepository(db).findLive(userId, fileId))?.status).toBe('error');
     expect((await h.jobs.find(db, jobId))?.status).toBe('failed');
   });
+
+  it('a page stopped at the reader’s memory ceiling fails and is refunded, the process staying small', async () => {
+    const db = h.database.db;
+    const userId = await newUser(3);
+    const bytes = bombs.lyingJpegPdf(); // passes the page checks; pdfjs would fill about 3.6 GB
+    const spec = { bytes, filename: 'lying.pdf', fileType: 'pdf', mime: 'application/pdf', pageCount: 1 };
+    const fileId = await addOriginal(db, h.storage, userId, spec);
+    const { jobId } = await h.service.start(userId, fileId);
+
+    await h.runner().run(jobId, never);
+
+    expect(eventsOf('restoration.failed')).toHaveLength(1);
+    expect(await balanceOf(db, userId)).toBe(3);
+    expect((await ledgerOf(db, userId)).filter((row) => row.reason === 'refund')).toHaveLength(1);
+    expect((await h.jobs.find(db, jobId))?.status).toBe('failed');
+    const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+    expect(peakKb / 1024).toBeLessThan(2048);
+  }, 180_000);
 
   it('resumes an interrupted job without redoing finished pages or charging again', async () => {
     const db = h.database.db;

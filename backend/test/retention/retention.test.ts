@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FilePurger } from '../../src/files/file-purger.js';
+import { FileReader } from '../../src/files/file-reader.js';
 import { FileRepository, type FileRow } from '../../src/files/file-repository.js';
 import { FileService } from '../../src/files/file-service.js';
 import { PreviewQueue } from '../../src/files/preview-queue.js';
@@ -28,6 +29,7 @@ let bus: InProcessEventBus;
 let clock: number;
 const now = () => new Date(clock);
 let service: FileService;
+let reader: FileReader;
 let retention: RetentionService;
 let userId: string;
 const events: RealtimeEvent[] = [];
@@ -49,7 +51,8 @@ beforeAll(async () => {
   bus = new InProcessEventBus();
   userId = (await signIn(test.app, 'retention@example.test')).userId;
   bus.subscribe(userId, (event) => events.push(event));
-  const previews = new PreviewQueue({ files, storage, bus, now, log: silent, timeoutMs: 60_000 });
+  reader = new FileReader({ memoryMb: 1536, timeoutMs: 60_000 });
+  const previews = new PreviewQueue({ files, storage, bus, now, log: silent, reader, timeoutMs: 60_000 });
   await previews.stop(); // previews are not part of these tests
   service = new FileService({
     files,
@@ -57,11 +60,11 @@ beforeAll(async () => {
     storage,
     bus,
     previews,
+    reader,
     purger: new FilePurger(files, storage, bus),
     limits: {
       maxPdfPages: 20,
       originalRetentionDays: 7,
-      checkTimeoutMs: 60_000,
       storageQuotaBytes: 1024 ** 3,
     },
     now,
@@ -70,6 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  reader.close();
   await test.close();
 });
 

@@ -15,7 +15,8 @@ import {
   type PdfDescription,
   type PdfPageSize,
 } from './pdf.js';
-import { checkPdfPage, openWithPdfLib } from './pdf-bounds.js';
+import { checkPdfPage, openWithPdfLib, PDF_BOUNDS } from './pdf-bounds.js';
+import { Sandbox } from './sandbox.js';
 import { findScanImage } from './pdf-scan.js';
 import { MAX_PAGE_PIXELS } from './limits.js';
 import type { PDFDocument } from 'pdf-lib';
@@ -161,21 +162,43 @@ async function decodeScanPage(doc: Doc, pdf: PDFDocument | null, index: number):
   }
 }
 
+/**
+ * A PDF page in this process: checked against PDF_BOUNDS, then a plain JPEG scan decoded by sharp or the page
+ * drawn by pdfjs. Runs in the reader child of sandbox.ts (decodePage sends PDF pages there).
+ */
+export async function decodePdfPageHere(doc: Doc, index: number): Promise<DecodedPage> {
+  const lib = await pdfLibFor(doc);
+  if (lib) checkPdfPage(lib, index);
+  const scan = await decodeScanPage(doc, lib, index);
+  if (scan) return scan;
+  const pdf = await pdfFor(doc);
+  if (!lib || index >= lib.getPageCount()) await checkPageOperators(await pdf.getPage(index + 1));
+  const size = doc.pageSizes[index]!;
+  const pt = { widthPt: size.width, heightPt: size.height };
+  const native = await scanDpi(pdf, index, pt);
+  const wanted = native ? Math.min(PDF_MAX_DPI, Math.max(PDF_MIN_DPI, Math.round(native))) : PDF_VECTOR_DPI;
+  const dpi = fitDpi(pt, wanted, MAX_PAGE_PIXELS);
+  return { image: await renderPdfPage(pdf, index, dpi), dpi };
+}
+
+/** The reader child of this thread, for PDF pages. */
+let pageReader: Sandbox | undefined;
+
+/** Time budget of one PDF page in the reader child: the checks, then at most PDF_BOUNDS.renderTimeoutMs drawing. */
+const PDF_PAGE_BUDGET_MS = PDF_BOUNDS.renderTimeoutMs + 30_000;
+
 export async function decodePage(doc: Doc, index: number): Promise<DecodedPage> {
   if (index < 0 || index >= doc.pageCount) throw new RangeError(`Page ${index + 1} does not exist.`);
   if (doc.format === 'pdf') {
-    const lib = await pdfLibFor(doc);
-    if (lib) checkPdfPage(lib, index);
-    const scan = await decodeScanPage(doc, lib, index);
-    if (scan) return scan;
-    const pdf = await pdfFor(doc);
-    if (!lib || index >= lib.getPageCount()) await checkPageOperators(await pdf.getPage(index + 1));
-    const size = doc.pageSizes[index]!;
-    const pt = { widthPt: size.width, heightPt: size.height };
-    const native = await scanDpi(pdf, index, pt);
-    const wanted = native ? Math.min(PDF_MAX_DPI, Math.max(PDF_MIN_DPI, Math.round(native))) : PDF_VECTOR_DPI;
-    const dpi = fitDpi(pt, wanted, MAX_PAGE_PIXELS);
-    return { image: await renderPdfPage(pdf, index, dpi), dpi };
+    pageReader ??= new Sandbox();
+    const task = {
+      op: 'decode' as const,
+      docId: doc.id,
+      bytes: doc.bytes,
+      pageSizes: doc.pageSizes.map(({ width, height }) => ({ width, height })),
+      index,
+    };
+    return (await pageReader.run(task, PDF_PAGE_BUDGET_MS)) as DecodedPage;
   }
   try {
     const { data, info } = await sharp(doc.bytes, { page: index, limitInputPixels: MAX_PAGE_PIXELS })

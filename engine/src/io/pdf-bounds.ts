@@ -45,10 +45,15 @@ interface Cost {
   images: Map<PDFObject, number>;
 }
 
-/** Opens a PDF with pdf-lib; null when pdf-lib cannot (encrypted or damaged: pdfjs reports those properly). */
+/**
+ * Opens a PDF with pdf-lib; null when pdf-lib cannot (encrypted or damaged: pdfjs reports those properly),
+ * including a page tree it loads but cannot walk (a /Pages that is no page tree).
+ */
 export async function openWithPdfLib(bytes: Uint8Array): Promise<PDFDocument | null> {
   try {
-    return await PDFDocument.load(bytes, { updateMetadata: false });
+    const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+    doc.getPageCount();
+    return doc;
   } catch {
     return null;
   }
