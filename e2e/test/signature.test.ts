@@ -8,6 +8,7 @@ import { seriousViolations } from '../src/axe.js';
 import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 import { devLogin, openDashboard, uploadThroughUi } from '../src/session.js';
+import { smallTargets } from '../src/targets.js';
 
 const PDF_3_PAGES = path.join(EVAL_DIR, 'pdf_001/degraded.pdf');
 
@@ -131,6 +132,12 @@ describe('signature mode', () => {
     );
     expect(described.sort()).toEqual(['Drawn signature', 'my-signature']);
     await screenshot(page, 'viewer-pdf-drawn-and-image-signatures-desktop');
+    // pdf.js's own toolbar of the selected signature keeps to the 24 px targets too, and its Remove button is named.
+    await expect
+      .poll(() => firstPage.locator('.editToolbar:not(.hidden) .deleteButton').getAttribute('title'))
+      .toBe('Remove signature');
+    expect(await smallTargets(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -90,6 +90,9 @@ export function PdfViewer({
         signatureManager: createSignatureManager(setSignature),
       } as ConstructorParameters<ViewerLib['PDFViewer']>[0]);
       linkService.setViewer(viewer);
+      // With an l10n of its own, the viewer leaves translating to its owner (pdf.js's app does the same): the
+      // texts of what pdf.js adds later, such as an editor's "Remove" button, come from this watched root.
+      void l10n.translate(container.current);
 
       eventBus.on('pagesinit', () => (viewer.currentScaleValue = 'page-width'));
       // A fitted page is fitted again when the window (and so the viewer) changes size; a chosen zoom stays.
