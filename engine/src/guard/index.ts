@@ -19,6 +19,7 @@ export {
   MAX_LOST_WORD_SHARE,
   READ_CONFIDENCE,
   readingQuality,
+  readsBetter,
   readsWorse,
   type ReadingQuality,
 } from './quality.js';

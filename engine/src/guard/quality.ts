@@ -40,3 +40,15 @@ export function readsWorse(input: ReadingQuality, output: ReadingQuality): strin
     return `the page reads worse: mean OCR confidence ${output.meanConfidence.toFixed(0)} against ${input.meanConfidence.toFixed(0)} in the input`;
   return undefined;
 }
+
+/** Words read beyond this share (and at least two) make one reading clearly better than another. */
+export const MIN_GAINED_WORD_SHARE = 0.02;
+/** As many words read, and a mean confidence this many points higher, make a reading clearly better. */
+export const MIN_CONFIDENCE_GAIN = 3;
+
+/** Whether reading `a` is clearly better than reading `b`: more words read, or as many read with more confidence. */
+export function readsBetter(a: ReadingQuality, b: ReadingQuality): boolean {
+  const gained = a.words - b.words;
+  if (gained >= 2 && gained > b.words * MIN_GAINED_WORD_SHARE) return true;
+  return gained >= 0 && a.meanConfidence >= b.meanConfidence + MIN_CONFIDENCE_GAIN;
+}

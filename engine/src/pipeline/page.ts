@@ -11,6 +11,7 @@ import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
 import { neverWorse } from '../guard/never-worse.js';
+import { readsBetter } from '../guard/quality.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
 import { patchBadWords, readInside, type WordSources } from '../guard/word-fallback.js';
@@ -173,7 +174,29 @@ export async function restorePageInThread(
   const recognize = services.recognizeWords;
   const wantWords = (opts.ocr ?? doc.format === 'pdf') && recognize !== undefined;
   if (guard) {
-    const verdict = await guard.check(output);
+    let verdict = await guard.check(output);
+    // The classical plan measured on the input, the network's first fallback.
+    const runClassical = () =>
+      runSteps(image, plan.steps, registry, keepAs && { ...keepAs, prefix: `${prefix}-classical` });
+    let classicalTried = false;
+    // The network learned from generated damage: where its page does not read clearly better than the input, or
+    // the guard found clearly read words changed, the classical plan is read too, and the page keeps it when it
+    // reads clearly better than the network's.
+    const unsure =
+      !verdict.accept ||
+      verdict.badLines.length > 0 ||
+      (verdict.reading !== undefined && !readsBetter(verdict.reading.output, verdict.reading.input));
+    if (useNet && verdict.reading && unsure) {
+      classicalTried = true;
+      const classical = await runClassical();
+      const second = await guard.check(classical);
+      if (second.reading && readsBetter(second.reading.output, verdict.reading.output)) {
+        output = classical;
+        verdict = second;
+        applied = [...geometry, ...plan.steps].map((c) => c.name);
+        await keep(opts.keepTempDir, `${prefix}-classical-reads-better`, output);
+      }
+    }
     let conservative: RawImage | undefined;
     const runConservative = async () =>
       (conservative ??= await runSteps(
@@ -184,10 +207,8 @@ export async function restorePageInThread(
       ));
     // The whole page must read no worse than the input; otherwise it falls back to what does.
     // With the network, the classical plan measured on the input is tried before its conservative steps.
-    const runClassical = () =>
-      runSteps(image, plan.steps, registry, keepAs && { ...keepAs, prefix: `${prefix}-classical` });
     const safer = await neverWorse(image, verdict, guard, [
-      ...(useNet ? [{ source: 'classical' as const, run: runClassical }] : []),
+      ...(useNet && !classicalTried ? [{ source: 'classical' as const, run: runClassical }] : []),
       { source: 'conservative', run: runConservative },
     ]);
     if (safer) {

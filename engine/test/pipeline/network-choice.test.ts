@@ -1,0 +1,77 @@
+// The network is credited only where it reads clearly better: on a page it does not read clearly better than the
+// input, the classical plan is read too and the page keeps the better reading. A deliberately weak stand-in for the
+// network (it thins every stroke) and real OCR.
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { planPage } from '../../src/analysis/plan.js';
+import type { RawImage } from '../../src/image.js';
+import { decodePage, loadDocument } from '../../src/io/decode.js';
+import { readsBetter } from '../../src/guard/index.js';
+import { terminateOcr } from '../../src/ocr/index.js';
+import { restorePageInThread } from '../../src/pipeline/page.js';
+import { threadServices } from '../../src/pipeline/thread-services.js';
+import { createDefaultRegistry } from '../../src/steps/index.js';
+import { toGrey } from '../../src/pixels/index.js';
+import { textPage } from '../pages.js';
+
+afterAll(async () => {
+  await terminateOcr();
+});
+
+/** Every pixel the brightest of its 3×3 window: strokes lose a pixel on each side. */
+function thinStrokes(img: RawImage): RawImage {
+  const grey = toGrey(img, 'max');
+  const { width, height, data } = grey;
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      let max = 0;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const yy = Math.min(height - 1, Math.max(0, y + dy));
+          const xx = Math.min(width - 1, Math.max(0, x + dx));
+          max = Math.max(max, data[yy * width + xx]!);
+        }
+      out[y * width + x] = max;
+    }
+  return { ...grey, data: out };
+}
+
+describe('the network against the classical plan', () => {
+  it('calls a reading clearly better only with more words read or surer ones', () => {
+    expect(readsBetter({ words: 100, meanConfidence: 80 }, { words: 100, meanConfidence: 80 })).toBe(false);
+    expect(readsBetter({ words: 101, meanConfidence: 80 }, { words: 100, meanConfidence: 80 })).toBe(false);
+    expect(readsBetter({ words: 104, meanConfidence: 78 }, { words: 100, meanConfidence: 80 })).toBe(true);
+    expect(readsBetter({ words: 100, meanConfidence: 84 }, { words: 100, meanConfidence: 80 })).toBe(true);
+    expect(readsBetter({ words: 99, meanConfidence: 90 }, { words: 100, meanConfidence: 80 })).toBe(false);
+  });
+
+  it('keeps the classical plan when the network does not read better than it', async () => {
+    const page = await textPage({ ink: 70, paper: 225, lines: 14, fontSize: 18 });
+    const png = await sharp(Buffer.from(page.data), {
+      raw: { width: page.width, height: page.height, channels: page.channels },
+    })
+      .withMetadata({ density: 150 })
+      .png()
+      .toBuffer();
+    const doc = await loadDocument(png);
+    const registry = createDefaultRegistry().register({
+      name: 'restore-page-net',
+      kind: 'document',
+      description: 'a weak network (test): thins every stroke',
+      run: thinStrokes,
+    });
+    const restored = await restorePageInThread(
+      doc,
+      0,
+      { ocr: true, pageNet: true },
+      registry,
+      threadServices(),
+    );
+    expect(restored.steps).not.toContain('restore-page-net');
+    const { image } = await decodePage(doc, 0);
+    expect(restored.steps).toEqual(planPage(image, 150, 'auto').steps.map((s) => s.name));
+    // Chosen as the better reading, not as a fallback from a page that read worse.
+    expect(restored.fallback).toBeUndefined();
+  }, 120_000);
+});
