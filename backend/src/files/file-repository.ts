@@ -69,6 +69,20 @@ export class FileRepository {
       .execute();
   }
 
+  /**
+   * What changes whenever a user's live files change: their number and latest update (an insert or an update
+   * moves the latest; a tombstone or a delete lowers the number). The full list is cached against it.
+   */
+  async liveStamp(userId: string): Promise<string> {
+    const row = await this.db
+      .selectFrom('files')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('latest')])
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return `${Number(row.n)}|${String(row.latest)}`;
+  }
+
   /** Newest first; ties on the same instant are broken by id so the order is stable. */
   async listLive(userId: string): Promise<FileRow[]> {
     return this.db

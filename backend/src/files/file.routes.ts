@@ -190,10 +190,14 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
         response: { 200: FileListSchema, 401: ErrorSchema, 422: ErrorSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit, offset, ...filter } = request.query;
       const everything = limit === undefined && Object.values(filter).every((v) => v === undefined);
-      if (everything && offset === undefined) return { files: await service.list(request.user.id) };
+      if (everything && offset === undefined) {
+        const json = await service.listJson(request.user.id, (body) => reply.serialize(body) as string);
+        // Already the response schema's JSON: Fastify sends a string as it is.
+        return reply.type('application/json; charset=utf-8').send(json as never);
+      }
       return service.listPage(request.user.id, filter, { limit: limit ?? MAX_PAGE, offset: offset ?? 0 });
     },
   );

@@ -182,6 +182,40 @@ describe('GET /files/all', () => {
     expect((await page(alice, '')).files.find((f) => f.id === first.id)?.has_restored).toBe(true);
   });
 
+  it('the whole list, kept serialised, follows every change made behind the API (other processes)', async () => {
+    const carol = await h.signIn('carol-list@example.test');
+    const repo = new FileRepository(h.test.database.db);
+    const raw = async () =>
+      (await h.test.app.inject({ method: 'GET', url: '/api/v1/files/all', headers: carol.headers })).body;
+    const original = row(carol.userId, 1);
+    await repo.insert(original);
+    const first = await raw();
+    expect(JSON.parse(first)).toEqual({ files: [expect.objectContaining({ id: original.id })] });
+    expect(await raw()).toBe(first); // the same bytes again
+    // A restored version written by a worker: a new file, and has_restored on the original.
+    const restored = row(carol.userId, 2, {
+      type: 'restored',
+      status: 'processed',
+      original_file_id: original.id,
+    });
+    await repo.insert(restored);
+    const withRestored = JSON.parse(await raw()) as Page;
+    expect(withRestored.files.map((f) => f.id)).toEqual([restored.id, original.id]);
+    expect(withRestored.files[1]!.has_restored).toBe(true);
+    // A preview finished elsewhere, then a deletion (tombstone) by the retention sweep.
+    await repo.setPreview(
+      original.id,
+      'ready',
+      `objects/${original.id}/preview.webp`,
+      new Date().toISOString(),
+    );
+    expect((JSON.parse(await raw()) as Page).files[1]!.preview_available).toBe(true);
+    await repo.tombstone(carol.userId, restored.id, new Date().toISOString());
+    const after = JSON.parse(await raw()) as Page;
+    expect(after.files.map((f) => f.id)).toEqual([original.id]);
+    expect(after.files[0]!.has_restored).toBe(false);
+  });
+
   it('refuses bad parameters with 422 and a reason', async () => {
     for (const query of ['limit=0', 'limit=201', 'offset=-1', 'sort=owner', 'status=lost', 'format=gif']) {
       const answer = await list(alice, query);

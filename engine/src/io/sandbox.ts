@@ -141,6 +141,8 @@ class Slot {
           if (peak > this.opts.memoryMb) over = 'memory';
           else if (Date.now() - started > timeoutMs) over = 'time';
           if (over) child.kill('SIGKILL');
+          // A child that ended before the task reached it sends no exit event any more.
+          if (over && (child.exitCode !== null || child.signalCode !== null)) onExit(null, 'SIGKILL');
         }, WATCH_MS);
         const done = (): void => {
           clearInterval(watch);
