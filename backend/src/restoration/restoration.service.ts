@@ -1,7 +1,7 @@
 // Starting a restoration: one transaction checks the file, debits its page count through the ledger, creates
 // the job row and marks the original processing. The job is handed to the queue only after the commit.
 import { randomUUID } from 'node:crypto';
-import type { Static } from '@sinclair/typebox';
+import type { Static } from '@fastify/type-provider-typebox';
 import { TIER_PRIORITY, type PurchaseTier } from '@folio/shared';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { Db } from '../db/database.js';
