@@ -3,7 +3,7 @@
 import type { RestorationFailure } from '@folio/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { JobsTable } from './job-table.js';
+import type { JobsTable } from './jobs.tables.js';
 
 type FailureFields = Pick<
   JobsTable,

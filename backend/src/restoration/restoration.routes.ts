@@ -1,7 +1,7 @@
 // POST /restoration/restore (fields file_id, filename as multipart, urlencoded form or JSON) and the job status.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorSchema } from '../auth/auth.schemas.js';
 import { BadRequestError, UnprocessableEntityError } from '../errors.js';

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '@fastify/type-provider-typebox';
 
 export const RestoreStartedSchema = Type.Object(
   {

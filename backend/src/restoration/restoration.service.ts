@@ -1,6 +1,7 @@
 // Starting a restoration: one transaction checks the file, debits its page count through the ledger, creates
 // the job row and marks the original processing. The job is handed to the queue only after the commit.
 import { randomUUID } from 'node:crypto';
+import type { Static } from '@fastify/type-provider-typebox';
 import { TIER_PRIORITY, type PurchaseTier } from '@folio/shared';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { Db } from '../db/database.js';
@@ -10,22 +11,10 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import type { RestorationFiles } from './restoration-files.js';
+import type { JobStatusSchema } from './restoration.schemas.js';
 
-export interface JobStatus {
-  job_id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  original_file_id: string;
-  restored_file_id: string | null;
-  total_pages: number;
-  current_page: number;
-  successful_pages: number;
-  failed_pages: number;
-  error: string | null;
-  credits_refunded: number;
-  page_failures: { page: number; reason: string }[];
-  created_at: string;
-  finished_at: string | null;
-}
+/** A job's status as the API answers it: the type of its schema, declared once. */
+export type JobStatus = Static<typeof JobStatusSchema>;
 
 export interface RestoreStarted {
   jobId: string;

@@ -1,10 +1,12 @@
 // Users: created on first sign-in, granted their signup credits once on register.
 import { randomUUID } from 'node:crypto';
+import type { Static } from '@fastify/type-provider-typebox';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { Executor, Trx } from '../db/transaction.js';
 import { fromDbBool, nowIso } from '../db/values.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { UsersRepository, type UserRow } from './users.repository.js';
+import type { UserProfileSchema } from './users.schemas.js';
 
 export interface SignInIdentity {
   /** Google subject; absent for the development sign-in. */
@@ -15,17 +17,8 @@ export interface SignInIdentity {
   family_name: string | null;
 }
 
-export interface UserProfile {
-  id: string;
-  email: string;
-  name: string;
-  given_name: string | null;
-  family_name: string | null;
-  credits_remaining: number;
-  purchase_tier: string;
-  signup_granted: boolean;
-  created_at: string;
-}
+/** The profile as the API answers it: the type of its schema, declared once. */
+export type UserProfile = Static<typeof UserProfileSchema>;
 
 export const signupReference = (userId: string): string => `signup:${userId}`;
 

@@ -13,6 +13,7 @@ import { LocalStorage } from '../../src/storage/local-storage.js';
 import type { ObjectStorage } from '../../src/storage/storage.js';
 import { EVAL_DIR } from '../fixtures/bad-files.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { FileReader } from '../../src/files/file-reader.js';
 
 let database: TestDatabase;
 
@@ -78,17 +79,20 @@ describe('preview ready event', () => {
     const events: RealtimeEvent[] = [];
     bus.subscribe(userId, (event) => events.push(event));
     const silent = { warn: () => {}, error: () => {} };
+    const reader = new FileReader({ memoryMb: 1536, timeoutMs: 60_000 });
     const previews = new PreviewQueue({
       files,
       storage,
       bus,
       now: () => new Date(),
       log: silent,
+      reader,
       timeoutMs: 60_000,
     });
     previews.enqueue(id);
     await previews.idle();
     await previews.stop();
+    reader.close();
 
     const ready = events.find((event) => event.type === 'file.preview.ready');
     expect(ready?.type === 'file.preview.ready' && ready.file).toMatchObject({
