@@ -91,4 +91,24 @@ export class JobsRepository {
       .executeTakeFirst();
     return result.numUpdatedRows === 1n;
   }
+
+  /** Jobs queued and not yet started (all users). */
+  async countQueued(conn: Conn): Promise<number> {
+    const row = await conn
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** When the oldest queued job was created (ISO string), undefined when none waits. */
+  async oldestQueuedAt(conn: Conn): Promise<string | undefined> {
+    const row = await conn
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('created_at').as('oldest'))
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return row?.oldest ? String(row.oldest) : undefined;
+  }
 }

@@ -10,7 +10,6 @@ const srcDir = path.resolve(import.meta.dirname, '../../src');
 const KNOWN: Record<string, string> = {
   'jobs/database-queue.ts':
     "the database job queue's lease queries (claim, renew, release) on the jobs table",
-  'metrics/metrics.ts': 'fleet-wide gauges counted from the jobs table and the credit ledger',
 };
 
 /** Kysely query builders and raw SQL templates. */
