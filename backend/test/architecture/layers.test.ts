@@ -1,5 +1,5 @@
-// "Queries live only in repositories" (CONTRIBUTING.md): no SQL is built outside `*.repository.ts` /
-// `*-repository.ts` files and src/db/ (migrations, the connection check).
+// The backend's layer rules (CONTRIBUTING.md), checked on the source: no SQL is built outside `*.repository.ts` /
+// `*-repository.ts` files and src/db/, and only the unit of work opens a transaction.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,5 +40,24 @@ describe('queries live in repositories', () => {
 
   it('finds none in services, routes, adapters, queues or anywhere else', () => {
     expect(withQueries.filter((f) => !allowed(f))).toEqual([]);
+  });
+});
+
+describe('transactions are opened by the unit of work only', () => {
+  // Repositories and the domain services that receive a transaction (CONTRIBUTING.md) never open or commit one.
+  const receivers = sourceFiles(srcDir).filter(
+    (f) =>
+      /[.-]repository\.ts$/.test(f) || f === 'credits/credits.service.ts' || f === 'users/users.service.ts',
+  );
+  const OPENS = /\bwithTransaction\(|\.transaction\(\)|\.commit\(|\bsql\s*`\s*(begin|commit)/i;
+
+  it('finds a transaction opened the way the code opens one', () => {
+    expect(OPENS.test('await withTransaction(this.db, async (trx) => {')).toBe(true);
+    expect(OPENS.test('return db.transaction().execute(fn);')).toBe(true);
+    expect(receivers).toContain('credits/credits.service.ts');
+  });
+
+  it('finds none in repositories or domain services', () => {
+    expect(receivers.filter((f) => OPENS.test(readFileSync(path.join(srcDir, f), 'utf8')))).toEqual([]);
   });
 });
