@@ -64,4 +64,15 @@ export class CreditsRepository {
       .executeTakeFirstOrThrow();
     return Number(row.total);
   }
+
+  /** Sum of |delta| over the ledger rows of one reason whose reference matches a LIKE pattern (all users). */
+  async sumMoved(db: Executor, referencePattern: string, reason: string): Promise<number> {
+    const row = await db
+      .selectFrom('credit_ledger')
+      .select(sql<string | number | null>`sum(abs(delta))`.as('total'))
+      .where('reference', 'like', referencePattern)
+      .where('reason', '=', reason)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { JobHandler, JobQueue, QueuedJob } from './job-queue.js';
-import { ACTIVE_STATUSES } from './jobs.tables.js';
+import { JobsRepository } from './jobs.repository.js';
 
 export interface DatabaseQueueOptions {
   leaseMs: number;
@@ -24,6 +24,7 @@ export class DatabaseJobQueue implements JobQueue {
   private readonly waiters = new Set<() => void>();
   private readonly now: () => Date;
   private readonly db: Kysely<Database>;
+  private readonly jobs = new JobsRepository();
 
   constructor(
     db: Kysely<Database>,
@@ -44,7 +45,7 @@ export class DatabaseJobQueue implements JobQueue {
   }
 
   async ping(): Promise<void> {
-    await this.db.selectFrom('jobs').select('id').limit(1).execute();
+    await this.jobs.probe(this.db);
   }
 
   async stopWorkers(graceMs: number): Promise<void> {
@@ -66,50 +67,20 @@ export class DatabaseJobQueue implements JobQueue {
   /** Takes the next claimable job for this consumer, or null when there is none. */
   async claim(): Promise<string | null> {
     const nowIso = this.now().toISOString();
-    const candidates = await this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('status', 'in', ACTIVE_STATUSES)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', nowIso)]))
-      .orderBy('priority', 'desc')
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .limit(8)
-      .execute();
-    for (const candidate of candidates) {
-      const result = await this.db
-        .updateTable('jobs')
-        .set({ lease_owner: this.owner, lease_expires_at: this.leaseUntil() })
-        .where('id', '=', candidate.id)
-        .where('status', 'in', ACTIVE_STATUSES)
-        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', nowIso)]))
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 1n) return candidate.id;
+    for (const id of await this.jobs.claimable(this.db, nowIso, 8)) {
+      if (await this.jobs.takeLease(this.db, id, this.owner, this.leaseUntil(), nowIso)) return id;
     }
     return null;
   }
 
   /** Extends this consumer's lease; false when another worker took the job over. */
   async renew(jobId: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('jobs')
-      .set({ lease_expires_at: this.leaseUntil() })
-      .where('id', '=', jobId)
-      .where('lease_owner', '=', this.owner)
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    return this.jobs.renewLease(this.db, jobId, this.owner, this.leaseUntil());
   }
 
   async release(jobId: string, delayMs = 0): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({
-        lease_owner: null,
-        lease_expires_at: delayMs > 0 ? new Date(this.now().getTime() + delayMs).toISOString() : null,
-      })
-      .where('id', '=', jobId)
-      .where('lease_owner', '=', this.owner)
-      .execute();
+    const claimableFrom = delayMs > 0 ? new Date(this.now().getTime() + delayMs).toISOString() : null;
+    await this.jobs.releaseLease(this.db, jobId, this.owner, claimableFrom);
   }
 
   private leaseUntil(): string {

@@ -136,4 +136,77 @@ export class JobsRepository {
       .executeTakeFirst();
     return result.numUpdatedRows === 1n;
   }
+
+  /** Jobs queued and not yet started (all users). */
+  async countQueued(conn: Conn): Promise<number> {
+    const row = await conn
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** When the oldest queued job was created (ISO string), undefined when none waits. */
+  async oldestQueuedAt(conn: Conn): Promise<string | undefined> {
+    const row = await conn
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('created_at').as('oldest'))
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return row?.oldest ? String(row.oldest) : undefined;
+  }
+
+  /** A trivial read of the jobs table (the queue's readiness check). */
+  async probe(conn: Conn): Promise<void> {
+    await conn.selectFrom('jobs').select('id').limit(1).execute();
+  }
+
+  /** Up to `limit` active jobs with no lease or an expired one, in claiming order (priority, then age). */
+  async claimable(conn: Conn, nowIso: string, limit: number): Promise<string[]> {
+    const rows = await conn
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', 'in', ACTIVE_STATUSES)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', nowIso)]))
+      .orderBy('priority', 'desc')
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Takes the lease of a job that is still active and unleased (or expired); false when another took it. */
+  async takeLease(conn: Conn, id: string, owner: string, until: string, nowIso: string): Promise<boolean> {
+    const result = await conn
+      .updateTable('jobs')
+      .set({ lease_owner: owner, lease_expires_at: until })
+      .where('id', '=', id)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', nowIso)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  /** Extends the owner's lease; false when another worker took the job over. */
+  async renewLease(conn: Conn, id: string, owner: string, until: string): Promise<boolean> {
+    const result = await conn
+      .updateTable('jobs')
+      .set({ lease_expires_at: until })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  /** Gives the owner's lease back; the job is claimable again from `claimableFrom` (null: at once). */
+  async releaseLease(conn: Conn, id: string, owner: string, claimableFrom: string | null): Promise<void> {
+    await conn
+      .updateTable('jobs')
+      .set({ lease_owner: null, lease_expires_at: claimableFrom })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
 }

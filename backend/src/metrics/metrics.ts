@@ -1,9 +1,10 @@
 // Prometheus metrics of one process (prom-client). API nodes serve them at GET /metrics; workers on their own
 // port (METRICS_PORT). Queue depth, waiting time and credits are read from the database when scraped, so every
 // node reports the same fleet-wide figures for them (use max(), not sum(), across nodes).
-import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { CreditsRepository } from '../credits/credits.repository.js';
 import type { Db } from '../db/database.js';
+import { JobsRepository } from '../jobs/jobs.repository.js';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -32,18 +33,15 @@ export class Metrics {
   });
 
   constructor(db: Db) {
+    const jobs = new JobsRepository();
+    const credits = new CreditsRepository();
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'folio_queue_waiting_jobs',
       help: 'Restoration jobs queued and not yet started (fleet-wide)',
       registers: [this.registry],
       async collect() {
-        const row = await db
-          .selectFrom('jobs')
-          .select((eb) => eb.fn.countAll<string | number>().as('n'))
-          .where('status', '=', 'queued')
-          .executeTakeFirst();
-        this.set(Number(row?.n ?? 0));
+        this.set(await jobs.countQueued(db));
       },
     });
     new Gauge({
@@ -51,24 +49,13 @@ export class Metrics {
       help: 'How long the oldest queued job has been waiting (fleet-wide; 0 when none waits)',
       registers: [this.registry],
       async collect() {
-        const row = await db
-          .selectFrom('jobs')
-          .select((eb) => eb.fn.min('created_at').as('oldest'))
-          .where('status', '=', 'queued')
-          .executeTakeFirst();
-        const oldest = row?.oldest ? Date.parse(String(row.oldest)) : NaN;
+        const at = await jobs.oldestQueuedAt(db);
+        const oldest = at ? Date.parse(at) : NaN;
         this.set(Number.isNaN(oldest) ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
       },
     });
-    const ledgerSum = async (reference: string, reason: string): Promise<number> => {
-      const row = await db
-        .selectFrom('credit_ledger')
-        .select(sql<string | number | null>`sum(abs(delta))`.as('total'))
-        .where('reference', 'like', reference)
-        .where('reason', '=', reason)
-        .executeTakeFirst();
-      return Number(row?.total ?? 0);
-    };
+    const ledgerSum = (reference: string, reason: string): Promise<number> =>
+      credits.sumMoved(db, reference, reason);
     new Gauge({
       name: 'folio_credits_debited',
       help: 'Credits debited for restorations, from the ledger (fleet-wide)',

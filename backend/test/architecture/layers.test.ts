@@ -1,17 +1,10 @@
-// "Queries live only in repositories" (CONTRIBUTING.md): no SQL is built outside `*.repository.ts` /
-// `*-repository.ts` files and src/db/, except in the places listed below, a list that may only shrink.
+// The backend's layer rules (CONTRIBUTING.md), checked on the source: no SQL is built outside `*.repository.ts` /
+// `*-repository.ts` files and src/db/, and only the unit of work opens a transaction.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = path.resolve(import.meta.dirname, '../../src');
-
-/** Where the rule is still broken, and why. Remove an entry once its queries move into a repository. */
-const KNOWN: Record<string, string> = {
-  'jobs/database-queue.ts':
-    "the database job queue's lease queries (claim, renew, release) on the jobs table",
-  'metrics/metrics.ts': 'fleet-wide gauges counted from the jobs table and the credit ledger',
-};
 
 /** Kysely query builders and raw SQL templates. */
 const QUERY =
@@ -42,13 +35,29 @@ describe('queries live in repositories', () => {
     expect(buildsQueries('const user = await this.users.findById(trx, userId);')).toBe(false);
     // The repositories themselves are found (the scan sees the code).
     expect(withQueries).toContain('users/users.repository.ts');
+    expect(withQueries).toContain('jobs/jobs.repository.ts');
   });
 
-  it('finds none in services, routes, adapters or anywhere else', () => {
-    expect(withQueries.filter((f) => !allowed(f) && !(f in KNOWN))).toEqual([]);
+  it('finds none in services, routes, adapters, queues or anywhere else', () => {
+    expect(withQueries.filter((f) => !allowed(f))).toEqual([]);
+  });
+});
+
+describe('transactions are opened by the unit of work only', () => {
+  // Repositories and the domain services that receive a transaction (CONTRIBUTING.md) never open or commit one.
+  const receivers = sourceFiles(srcDir).filter(
+    (f) =>
+      /[.-]repository\.ts$/.test(f) || f === 'credits/credits.service.ts' || f === 'users/users.service.ts',
+  );
+  const OPENS = /\bwithTransaction\(|\.transaction\(\)|\.commit\(|\bsql\s*`\s*(begin|commit)/i;
+
+  it('finds a transaction opened the way the code opens one', () => {
+    expect(OPENS.test('await withTransaction(this.db, async (trx) => {')).toBe(true);
+    expect(OPENS.test('return db.transaction().execute(fn);')).toBe(true);
+    expect(receivers).toContain('credits/credits.service.ts');
   });
 
-  it('keeps the list of known exceptions true (an entry whose queries moved is removed)', () => {
-    for (const file of Object.keys(KNOWN)) expect(withQueries, file).toContain(file);
+  it('finds none in repositories or domain services', () => {
+    expect(receivers.filter((f) => OPENS.test(readFileSync(path.join(srcDir, f), 'utf8')))).toEqual([]);
   });
 });
