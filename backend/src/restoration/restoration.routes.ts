@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorSchema } from '../auth/auth.schemas.js';
 import { BadRequestError, UnprocessableEntityError } from '../errors.js';
 import { MALFORMED_MULTIPART, hasBoundary, multipartFailure } from '../files/upload-reader.js';
-import { JobStatusSchema, RestoreStartedSchema } from './restoration.schemas.js';
+import { JobStatusSchema, RestoreRequestSchema, RestoreStartedSchema } from './restoration.schemas.js';
 import type { RestorationService } from './restoration.service.js';
 
 const MAX_FIELD_BYTES = 1024;
@@ -60,14 +60,19 @@ export const restorationRoutes: FastifyPluginAsyncTypebox<{ service: Restoration
           'Start restoring a file: costs one credit per page, charged now; progress arrives on the socket',
         description: 'multipart/form-data, a urlencoded form or JSON with the fields of RestoreRequest',
         consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+        body: RestoreRequestSchema,
         response: {
           200: RestoreStartedSchema,
           400: ErrorSchema,
           402: ErrorSchema,
           404: ErrorSchema,
           409: ErrorSchema,
+          422: ErrorSchema,
         },
       },
+      // The body schema documents the route (OpenAPI, the web's generated client). A multipart body is read
+      // as a stream after validation, so the handler checks the fields of all three encodings itself.
+      validatorCompiler: () => () => true,
     },
     async (request) => {
       const fields = await readFields(request);

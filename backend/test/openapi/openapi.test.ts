@@ -32,4 +32,19 @@ describe('OpenAPI document', () => {
       if (operation.security === undefined) expect(Object.keys(operation.responses ?? {})).toContain('401');
     }
   });
+
+  it('declares the restore route body in all three encodings it reads', async () => {
+    const document = JSON.parse(await generateOpenApiDocument()) as {
+      paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: unknown }> } } }>;
+    };
+    const content = document.paths['/restoration/restore']?.post?.requestBody?.content ?? {};
+    expect(Object.keys(content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ]);
+    for (const media of Object.values(content)) {
+      expect(media.schema).toMatchObject({ required: ['file_id'], title: 'RestoreRequest' });
+    }
+  });
 });

@@ -1215,7 +1215,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Id of an original file of the signed-in user */
+                    file_id: string;
+                    /** @description Display name, informational */
+                    filename?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Id of an original file of the signed-in user */
+                    file_id: string;
+                    /** @description Display name, informational */
+                    filename?: string;
+                };
+                "application/json": {
+                    /** @description Id of an original file of the signed-in user */
+                    file_id: string;
+                    /** @description Display name, informational */
+                    filename?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -1277,6 +1298,17 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

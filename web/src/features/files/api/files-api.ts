@@ -2,13 +2,11 @@
 // 401/403 handling and error texts come from there. Uploads use upload-xhr.ts for progress events.
 import type { FileDto } from '@folio/shared';
 import { getApi, unwrap } from '../../../api/client.js';
+import type { RestoreStarted } from '../../../api/types.js';
 import type { ListQuery } from '../logic/list-view.js';
 import { fromDto, type FileItem } from '../logic/model.js';
-import type { Client } from 'openapi-fetch';
-import type { RestoreAnswer, RestorePaths } from './paths.js';
 
 const api = getApi;
-const restoreApi = (): Client<RestorePaths> => getApi() as unknown as Client<RestorePaths>;
 
 export async function listFiles(): Promise<FileItem[]> {
   const answer = await unwrap(api().GET('/files/all'));
@@ -69,14 +67,15 @@ export async function deleteFile(id: string): Promise<void> {
   await unwrap(api().DELETE('/files/file/{id}', { params: { path: { id } } }));
 }
 
-export function startRestoration(fileId: string, filename: string): Promise<RestoreAnswer> {
+/** Sent as multipart/form-data, the encoding spec §7 names. */
+export function startRestoration(fileId: string, filename: string): Promise<RestoreStarted> {
   return unwrap(
-    restoreApi().POST('/restoration/restore', {
+    api().POST('/restoration/restore', {
       body: { file_id: fileId, filename },
       bodySerializer: (body) => {
         const form = new FormData();
         form.set('file_id', body.file_id);
-        form.set('filename', body.filename);
+        if (body.filename !== undefined) form.set('filename', body.filename);
         return form;
       },
     }),

@@ -1,0 +1,10 @@
+// Named API types, each read from the client generated from the OpenAPI document (schema.d.ts): the app
+// declares no API shape of its own.
+import type { operations } from './schema.js';
+
+type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** The 200 answer of an operation, by its operationId. */
+export type Answer<Id extends keyof operations> = Json<operations[Id]['responses'][200]>;
+
+export type RestoreStarted = Answer<'restoreFile'>;
