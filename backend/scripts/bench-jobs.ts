@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../src/realtime/realtime-event.js';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import WebSocket from 'ws';

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../src/realtime/realtime-event.js';
 import { PDFDocument } from 'pdf-lib';
 import { restore, socket, start, startApi, stop, upload, type Api } from './bench-jobs.js';
 import { publicSet, redisUrl } from './settings.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../src/realtime/realtime-event.js';
 import { Redis } from 'ioredis';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

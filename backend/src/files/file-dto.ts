@@ -1,5 +1,5 @@
-// The API shape of a file (FileDto of @folio/shared), computed from a row and the current time.
-import type { FileDto } from '@folio/shared';
+// The API shape of a file (FileDto of file.schemas.ts), computed from a row and the current time.
+import type { FileDto } from './file.schemas.js';
 import type { FileRow } from './file-repository.js';
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,6 @@
 // The rules of files: what an upload must be, who may see what, how bytes and rows stay consistent.
-import type { FileDto, RestorationFailure } from '@folio/shared';
+import type { RestorationFailure } from '@folio/shared';
+import type { FileDto } from './file.schemas.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.js';

@@ -1,7 +1,7 @@
 // HTTP surface of the files domain (spec §7). Thin: read the request, call FileService, shape the answer.
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FileDto } from '@folio/shared';
+import type { FileDto } from './file.schemas.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ErrorSchema } from '../auth/auth.schemas.js';

@@ -120,3 +120,6 @@ export const DeleteResponseSchema = Type.Object(
 );
 
 export const BinarySchema = Type.String({ format: 'binary' });
+
+/** A file as the API lists it and as realtime events carry it. */
+export type FileDto = Static<typeof FileDtoSchema>;

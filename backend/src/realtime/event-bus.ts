@@ -1,6 +1,6 @@
 // Fan-out of realtime events to a user's open sockets. In-process here; a Redis implementation of the
 // same interface carries events between processes in the scale-out mode.
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from './realtime-event.js';
 
 export type RealtimeHandler = (event: RealtimeEvent) => void;
 

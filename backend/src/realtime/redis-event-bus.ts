@@ -1,7 +1,7 @@
 // Scale-out fan-out: every process publishes to Redis and every API node relays the events of the users that
 // have a socket open on it. One channel per user, subscribed while at least one local handler listens.
 import { Redis } from 'ioredis';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from './realtime-event.js';
 import type { EventBus } from './event-bus.js';
 
 type Handler = (event: RealtimeEvent) => void;

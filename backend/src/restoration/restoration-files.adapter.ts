@@ -1,5 +1,5 @@
 // RestorationFiles over the files domain's repository and DTO mapping.
-import type { FileDto } from '@folio/shared';
+import type { FileDto } from '../files/file.schemas.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { toFileDto } from '../files/file-dto.js';

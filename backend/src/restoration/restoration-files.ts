@@ -1,6 +1,6 @@
 // The slice of the files domain that restoration uses: read an original, change its status, add the
 // restored file. Implemented over the files repository in restoration-files.adapter.ts.
-import type { FileDto } from '@folio/shared';
+import type { FileDto } from '../files/file.schemas.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 

@@ -7,7 +7,8 @@
 // page. Each refund is keyed by `refund:<jobId>:<page>`, so no retry or crash can refund a page twice.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { RealtimeEvent, RestorationFailure } from '@folio/shared';
+import type { RestorationFailure } from '@folio/shared';
+import type { RealtimeEvent } from '../realtime/realtime-event.js';
 import type { Db } from '../db/database.js';
 import { withTransaction, type Trx } from '../db/transaction.js';
 import type { CreditsService } from '../credits/credits.service.js';

@@ -2,7 +2,7 @@
 // Stripe server, Stripe's side delivers the signed webhook to the app's URL, and an open WebSocket sees the
 // new balance in `credits.updated`.
 import type { AddressInfo } from 'node:net';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { signInRegistered } from '../helpers/auth.js';

@@ -1,6 +1,6 @@
 // Without Stripe keys outside production, checkout goes to Folio's own test-mode page, whose Pay button runs
 // the same fulfilment as a paid Stripe webhook. In production without keys billing answers 503.
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBillingService } from '../../src/billing/billing.module.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 // Stripe webhooks: only verified events grant credits, each session exactly once whatever the order or the
 // number of deliveries; refunds and disputes take credits back, and what cannot be taken back is owed.
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInRegistered, type SignedIn } from '../helpers/auth.js';
 import {

@@ -2,7 +2,7 @@
 // attempts used up, or its original deleted while it ran) refunds every page, restored ones included, each
 // page once; the ledger adds up to the balance after every path.
 import { randomUUID } from 'node:crypto';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FilePurger } from '../../src/files/file-purger.js';
 import { FileRepository } from '../../src/files/file-repository.js';

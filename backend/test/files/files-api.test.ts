@@ -1,4 +1,5 @@
-import type { FileDto, RealtimeEvent } from '@folio/shared';
+import type { FileDto } from '../../src/files/file.schemas.js';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

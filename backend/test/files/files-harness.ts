@@ -1,6 +1,7 @@
 // Shared setup of the files API tests: a real app on loopback (SQLite file or PostgreSQL schema, local
 // disk storage in the test's data dir), signed-in users, multipart uploads over real HTTP.
-import type { FileDto, RealtimeEvent } from '@folio/shared';
+import type { FileDto } from '../../src/files/file.schemas.js';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import path from 'node:path';
 import { LocalStorage } from '../../src/storage/local-storage.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

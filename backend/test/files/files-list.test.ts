@@ -1,6 +1,6 @@
 // GET /files/all with paging, search, filters and sorts, on the real database of the run (SQLite file or
 // PostgreSQL schema). Rows are written through the repository so hundreds of files take no uploads.
-import type { FileDto } from '@folio/shared';
+import type { FileDto } from '../../src/files/file.schemas.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository, type FileRow } from '../../src/files/file-repository.js';

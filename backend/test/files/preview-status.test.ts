@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository } from '../../src/files/file-repository.js';
 import { PreviewQueue } from '../../src/files/preview-queue.js';

@@ -1,4 +1,4 @@
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { describe, expect, it } from 'vitest';
 import { InProcessEventBus } from '../../src/realtime/event-bus.js';
 

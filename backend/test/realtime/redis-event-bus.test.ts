@@ -1,4 +1,4 @@
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisEventBus } from '../../src/realtime/redis-event-bus.js';
 import { settle } from './socket-client.js';

@@ -3,7 +3,7 @@
 // sockets on both API nodes.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -1,5 +1,5 @@
 // A WebSocket client for tests that records every message and the close code.
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import WebSocket from 'ws';
 
 export interface TestSocket {

@@ -1,7 +1,7 @@
 // Why a restoration fell short is kept (migration 008): each failed page's reason and the credits the job gave
 // back, in the job row, its events, its status and the file list after a reload.
 import { randomUUID } from 'node:crypto';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';

@@ -2,7 +2,7 @@
 // engine. `engine` wraps the real engine so tests can count page runs or make chosen pages fail.
 import path from 'node:path';
 import { restorePage } from '@folio/engine';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import { CreditsService } from '../../src/credits/credits.service.js';
 import { DatabaseJobQueue } from '../../src/jobs/database-queue.js';
 import { JobsRepository } from '../../src/jobs/jobs.repository.js';

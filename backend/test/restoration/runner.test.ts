@@ -1,5 +1,5 @@
 import { buffer } from 'node:stream/consumers';
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FileRepository } from '../../src/files/file-repository.js';

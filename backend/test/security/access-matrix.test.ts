@@ -1,7 +1,7 @@
 // The adversarial access matrix: two users over every API route and method (from the OpenAPI document, so
 // a new route is covered the day it is added) and the WebSocket. Bob, signed in, aims every call at
 // Alice's files, job and checkout; no answer may carry anything of hers and nothing of hers may change.
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../src/realtime/realtime-event.js';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,8 @@
 // The realtime contract (spec §3 "Realtime event", §4 "Realtime events"): defined once, used by the
 // backend when it publishes and by the web app when it reduces messages from /api/v1/ws/updates.
+// Events that carry a file carry it as the API lists it (GET /files/all). That shape is declared once, in the
+// OpenAPI document, so it is a type parameter here: the backend passes its TypeBox type, the web app its
+// generated one.
 
 /**
  * Why a restoration delivered fewer pages than it was paid for, and the credits it gave back: `failed` when no
@@ -14,39 +17,15 @@ export interface RestorationFailure {
   credits_refunded: number;
 }
 
-/** A file as the API lists it (GET /files/all) and as events carry it. */
-export interface FileDto {
-  id: string;
-  filename: string;
-  name: string;
-  file_type: string;
-  size_bytes: number;
-  status: string;
-  type: 'original' | 'restored';
-  original_filename: string | null;
-  page_count: number | null;
-  credit_cost: number | null;
-  days_remaining: number | null;
-  preview_available: boolean;
-  created_at: string;
-  updated_at: string;
-  original_file_id: string | null;
-  job_id: string | null;
-  /** Originals, in the list: a restored version of it exists. */
-  has_restored?: boolean;
-  /** In the list: originals whose latest restoration fell short, and restored files with pages left as they were. */
-  restoration_failure?: RestorationFailure;
-}
-
-export interface FileUploadCompletedEvent {
+export interface FileUploadCompletedEvent<File> {
   type: 'file.upload.completed';
-  file: FileDto;
+  file: File;
 }
 
-export interface FilePreviewReadyEvent {
+export interface FilePreviewReadyEvent<File> {
   type: 'file.preview.ready';
   fileId: string;
-  file: FileDto;
+  file: File;
 }
 
 export interface FileDeletedEvent {
@@ -66,12 +45,12 @@ export interface RestorationProgressEvent {
   credits_remaining: number;
 }
 
-export interface RestorationCompletedEvent {
+export interface RestorationCompletedEvent<File> {
   type: 'restoration.completed';
   original_file_id: string;
   fileId: string;
   jobId: string;
-  file: FileDto;
+  file: File;
   totalPages: number;
   successfulPages: number;
   failedPages: number;
@@ -95,13 +74,13 @@ export interface CreditsUpdatedEvent {
   credits_remaining: number;
 }
 
-export type RealtimeEvent =
-  | FileUploadCompletedEvent
-  | FilePreviewReadyEvent
+export type RealtimeEvent<File> =
+  | FileUploadCompletedEvent<File>
+  | FilePreviewReadyEvent<File>
   | FileDeletedEvent
   | RestorationProgressEvent
-  | RestorationCompletedEvent
+  | RestorationCompletedEvent<File>
   | RestorationFailedEvent
   | CreditsUpdatedEvent;
 
-export type RealtimeEventType = RealtimeEvent['type'];
+export type RealtimeEventType = RealtimeEvent<unknown>['type'];

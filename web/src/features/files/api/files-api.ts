@@ -1,8 +1,7 @@
 // The dashboard's API calls (spec §7), all through the app's openapi-fetch client: Bearer token, timeout,
 // 401/403 handling and error texts come from there. Uploads use upload-xhr.ts for progress events.
-import type { FileDto } from '@folio/shared';
 import { getApi, unwrap } from '../../../api/client.js';
-import type { RestoreStarted } from '../../../api/types.js';
+import type { FileDto, RestoreStarted } from '../../../api/types.js';
 import type { ListQuery } from '../logic/list-view.js';
 import { fromDto, type FileItem } from '../logic/model.js';
 

@@ -2,24 +2,23 @@
 // same base URL, Bearer token and error texts as the API client.
 import { API_TIMEOUT_MS } from '@folio/shared';
 import { ApiError, errorText, serverText } from '../../../api/errors.js';
+import type { Answer } from '../../../api/types.js';
 import { getConfig } from '../../../config/runtime.js';
 import { TEXT } from '../../../config/texts.js';
 import { handleUnauthorized } from '../../../lib/auth/unauthorized.js';
 import { STORAGE_KEYS, local } from '../../../lib/storage.js';
 
-export interface UploadAnswer {
-  file_id: string;
-  job_id: string;
-}
+export type UploadAnswer = Answer<'uploadFile'>;
+type BatchUploadAnswer = Answer<'batchUploadFiles'>;
 
+/** A file the batch did not keep, with the reason to show. */
 export interface RejectedFile {
   filename: string;
   error: string;
 }
 
-export interface BatchUploadAnswer {
-  batch_job_id: string;
-  files: { file_id: string; filename: string }[];
+/** The batch answer with each rejection's reason read into `error`. */
+export interface BatchUploadResult extends Omit<BatchUploadAnswer, 'rejected'> {
   rejected: RejectedFile[];
 }
 
@@ -70,7 +69,11 @@ export function uploadFile(file: File, onProgress: OnProgress, signal?: AbortSig
   return send<UploadAnswer>('/files/upload', form, onProgress, signal);
 }
 
-export async function uploadBatch(files: File[], onProgress: OnProgress, signal?: AbortSignal) {
+export async function uploadBatch(
+  files: File[],
+  onProgress: OnProgress,
+  signal?: AbortSignal,
+): Promise<BatchUploadResult> {
   const form = new FormData();
   for (const file of files) form.append('files', file, file.name);
   const answer = await send<Partial<BatchUploadAnswer>>('/files/batch-upload', form, onProgress, signal);
@@ -78,7 +81,7 @@ export async function uploadBatch(files: File[], onProgress: OnProgress, signal?
     batch_job_id: answer.batch_job_id ?? '',
     files: answer.files ?? [],
     rejected: (answer.rejected ?? []).map(normaliseRejected),
-  } satisfies BatchUploadAnswer;
+  };
 }
 
 // The server may name the reason `error`, `detail` or `reason`.

@@ -1,4 +1,4 @@
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../../api/types.js';
 import { dto } from './fixtures.test-util.js';
 import {
   filesReducer,

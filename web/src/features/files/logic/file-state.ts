@@ -1,6 +1,6 @@
 // The dashboard's file state (spec §3 "File state", §4 selection, after-action rules and realtime events) as a
 // pure reducer, so every rule is unit-tested without a browser.
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../../api/types.js';
 import { fileCost, fromDto, isPlaceholder, progressId, type FileItem, type FileKind } from './model.js';
 import { progressPlaceholderName, restorationFailureText, startFailedText } from './texts.js';
 

@@ -1,5 +1,5 @@
 // Builders for the logic tests: a FileDto as the API sends it.
-import type { FileDto } from '@folio/shared';
+import type { FileDto } from '../../../api/types.js';
 
 export function dto(over: Partial<FileDto> & { id: string }): FileDto {
   const filename = over.filename ?? `${over.id}.pdf`;

@@ -1,5 +1,5 @@
-// The client-side file entity of spec §3 and its mapping from the API/event shape (FileDto).
-import type { FileDto } from '@folio/shared';
+// The client-side file entity of spec §3 and its mapping from the API/event shape (FileDto, generated).
+import type { FileDto } from '../../../api/types.js';
 import { restorationFailureText } from './texts.js';
 
 export interface FileProgress {

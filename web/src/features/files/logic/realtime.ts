@@ -1,5 +1,5 @@
 // Parsing of WebSocket messages (spec §4 "Realtime events"): unparseable messages are logged and ignored.
-import type { RealtimeEvent } from '@folio/shared';
+import type { RealtimeEvent } from '../../../api/types.js';
 
 const KNOWN_TYPES = new Set<RealtimeEvent['type']>([
   'file.upload.completed',
