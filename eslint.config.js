@@ -1,7 +1,32 @@
 // Type-aware lint for every workspace. `make lint` runs it; CI runs it through `make check`.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// Web imports run one way, app -> features -> shared (CONTRIBUTING.md): a feature reaches another feature only
+// through its public index.ts and never imports app/; the shared folders import neither features nor app.
+const webFeatures = readdirSync(new URL('web/src/features/', import.meta.url));
+const webFeatureRules = webFeatures.map((feature) => {
+  const others = webFeatures.filter((name) => name !== feature).join('|');
+  return {
+    files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(features/)?(${others})/(?!index\\.js$)`,
+              message: 'A feature imports another feature only through its public index.ts.',
+            },
+            { regex: '^(\\.\\./)+app/', message: 'Features never import app/ (app -> features -> shared).' },
+          ],
+        },
+      ],
+    },
+  };
+});
 
 export default tseslint.config(
   {
@@ -89,6 +114,24 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['../guard/*'], message: 'ocr/ never imports the word guard (guard/ builds on ocr/).' },
+          ],
+        },
+      ],
+    },
+  },
+  ...webFeatureRules,
+  {
+    files: ['web/src/{api,lib,config,components,stores,test}/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(features|app)/',
+              message:
+                'Shared web code (api, lib, config, components, stores) imports neither features nor app/.',
+            },
           ],
         },
       ],

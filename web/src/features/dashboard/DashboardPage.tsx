@@ -2,22 +2,26 @@
 // realtime socket, confirmation and comparison dialogs, and the first-visit onboarding.
 import { useCallback, useMemo, useState } from 'react';
 import { useAuth } from '../../lib/auth/auth-store.js';
-import { CompareDialog } from '../files/components/CompareDialog.js';
-import { ConfirmDialog } from '../files/components/ConfirmDialog.js';
-import { FileFinder } from '../files/components/FileFinder.js';
-import { FileListCard, StartRestorationButton, useAutoExpand } from '../files/components/FileListCard.js';
-import { UploadPanel } from '../files/components/UploadPanel.js';
 import {
+  CompareDialog,
+  ConfirmDialog,
+  FileFinder,
+  FileListCard,
+  StartRestorationButton,
+  TEXTS,
+  UploadPanel,
+  isFiltered,
+  originalsOf,
+  restoredOf,
+  useAutoExpand,
   useFilesController,
+  useRealtime,
   type ConfirmAnswer,
   type ConfirmRequest,
-} from '../files/hooks/use-files-controller.js';
-import { useRealtime } from '../files/hooks/use-realtime.js';
-import { originalsOf, restoredOf } from '../files/logic/file-state.js';
-import { isFiltered } from '../files/logic/list-view.js';
-import type { FileItem, FileKind } from '../files/logic/model.js';
-import { TEXTS } from '../files/logic/texts.js';
-import { FileViewerDialog } from '../viewer/FileViewerDialog.js';
+  type FileItem,
+  type FileKind,
+} from '../files/index.js';
+import { FileViewerDialog } from '../viewer/index.js';
 import { OnboardingModal, type OnboardingTarget } from './components/OnboardingModal.js';
 
 type PendingConfirm = ConfirmRequest & { resolve: (answer: ConfirmAnswer) => void };

@@ -4,9 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 import { focusRing, primaryButton } from '../../components/ui/styles.js';
 import { getConfig } from '../../config/runtime.js';
 import { TEXT } from '../../config/texts.js';
-import { DevLoginForm } from '../auth/components/DevLoginForm.js';
-import { GoogleSignInButton } from '../auth/components/GoogleSignInButton.js';
-import { TIER_CLAIMS, formatPrice } from '../billing/pricing.js';
+import { DevLoginForm, GoogleSignInButton } from '../auth/index.js';
+import { TIER_CLAIMS, formatPrice } from '../billing/index.js';
 import { HeroIllustration } from './HeroIllustration.js';
 
 const FEATURES = [

@@ -4,9 +4,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { secondaryButton } from '../../components/ui/styles.js';
 import { useFocusTrap } from '../../components/ui/useFocusTrap.js';
-import { downloadFile, saveBlob } from '../files/api/files-api.js';
-import { useObjectUrl } from '../files/components/use-object-url.js';
-import type { FileItem } from '../files/logic/model.js';
+import { downloadFile, saveBlob, useObjectUrl, type FileItem } from '../files/index.js';
 import { ImageViewer } from './ImageViewer.js';
 import { PdfViewer } from './PdfViewer.js';
 import { isPdfFile } from './open-file.js';

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { focusRing, primaryButton } from '../../components/ui/styles.js';
-import { saveBlob } from '../files/api/files-api.js';
+import { saveBlob } from '../files/index.js';
 import { PasswordPrompt } from './PasswordPrompt.js';
 import { SignaturePrompt, createSignatureManager, type SignatureRequest } from './signature.js';
 import { loadPdfViewer } from './pdfjs-viewer.js';

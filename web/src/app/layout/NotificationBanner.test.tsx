@@ -1,8 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NotificationBanner } from '../app/layout/NotificationBanner.js';
-import { notificationStore, notify } from './notifications.js';
+import { notificationStore, notify } from '../../lib/notifications.js';
+import { NotificationBanner } from './NotificationBanner.js';
 
 describe('notification banner', () => {
   beforeEach(() => {
