@@ -2,12 +2,9 @@
 // else in features/files/ is its own (eslint.config.js refuses deep imports from other features).
 export { CompareDialog, dividerPosition } from './components/CompareDialog.js';
 export { ConfirmDialog } from './components/ConfirmDialog.js';
-export { Dialog } from './components/Dialog.js';
 export { FileFinder } from './components/FileFinder.js';
 export { FileListCard, StartRestorationButton, useAutoExpand } from './components/FileListCard.js';
 export { UploadPanel } from './components/UploadPanel.js';
-export { loadPdfjs } from './components/pdf.js';
-export { useObjectUrl } from './components/use-object-url.js';
 export { downloadFile, saveBlob } from './api/files-api.js';
 export { useFilesController, type ConfirmAnswer, type ConfirmRequest } from './hooks/use-files-controller.js';
 export { useRealtime } from './hooks/use-realtime.js';

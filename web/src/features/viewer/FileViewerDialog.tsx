@@ -4,7 +4,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { secondaryButton } from '../../components/ui/styles.js';
 import { useFocusTrap } from '../../components/ui/useFocusTrap.js';
-import { downloadFile, saveBlob, useObjectUrl, type FileItem } from '../files/index.js';
+import { useObjectUrl } from '../../lib/use-object-url.js';
+import { downloadFile, saveBlob, type FileItem } from '../files/index.js';
 import { ImageViewer } from './ImageViewer.js';
 import { PdfViewer } from './PdfViewer.js';
 import { isPdfFile } from './open-file.js';

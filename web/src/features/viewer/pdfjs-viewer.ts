@@ -1,7 +1,7 @@
 // pdf.js's viewer components (PDFViewer, EventBus, PDFLinkService, PDFFindController) and their stylesheet, loaded on
 // first use. The components read the library from `globalThis.pdfjsLib`, so it is set before they are imported.
 import type * as PdfViewerModule from 'pdfjs-dist/web/pdf_viewer.mjs';
-import { loadPdfjs } from '../files/index.js';
+import { loadPdfjs } from '../../lib/pdf.js';
 
 export type PdfjsLib = Awaited<ReturnType<typeof loadPdfjs>>;
 export type PdfViewerLib = typeof PdfViewerModule;

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { primaryButton, secondaryButton } from '../../../components/ui/styles.js';
 import { STORAGE_KEYS, local } from '../../../lib/storage.js';
-import { Dialog } from '../../files/index.js';
+import { Dialog } from '../../../components/ui/Dialog.js';
 
 export type OnboardingTarget = 'upload' | 'originals' | 'restored';
 

@@ -6,9 +6,9 @@ import { focusRing, secondaryButton } from '../../../components/ui/styles.js';
 import { downloadFile } from '../api/files-api.js';
 import type { FileItem } from '../logic/model.js';
 import { TEXTS } from '../logic/texts.js';
-import { Dialog } from './Dialog.js';
-import { openPdf, pdfPageImage, type PdfDocument } from './pdf.js';
-import { useObjectUrl } from './use-object-url.js';
+import { Dialog } from '../../../components/ui/Dialog.js';
+import { openPdf, pdfPageImage, type PdfDocument } from '../../../lib/pdf.js';
+import { useObjectUrl } from '../../../lib/use-object-url.js';
 
 const COMPARE_WIDTH_PX = 1200;
 export const COMPARE_ZOOMS = [1, 1.5, 2, 3, 4] as const;

@@ -2,7 +2,7 @@
 import { useId, type ReactNode } from 'react';
 import { primaryButton, secondaryButton } from '../../../components/ui/styles.js';
 import { TEXTS } from '../logic/texts.js';
-import { Dialog } from './Dialog.js';
+import { Dialog } from '../../../components/ui/Dialog.js';
 
 export interface ConfirmDialogProps {
   title: string;

@@ -3,7 +3,7 @@
 import { PDF_PREVIEW_WIDTH_PX } from '@folio/shared';
 import { useEffect, useRef, useState } from 'react';
 import { TEXTS, pageOfText } from '../logic/texts.js';
-import { loadPdfjs } from './pdf.js';
+import { loadPdfjs } from '../../../lib/pdf.js';
 
 type State = { kind: 'loading' } | { kind: 'ready'; pages: number } | { kind: 'failed' } | { kind: 'broken' };
 

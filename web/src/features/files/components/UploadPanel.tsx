@@ -23,7 +23,7 @@ import {
 import { Badge } from './Badge.js';
 import { HIGHLIGHT_CLASS } from './highlight.js';
 import { PdfFirstPage } from './PdfFirstPage.js';
-import { useObjectUrl } from './use-object-url.js';
+import { useObjectUrl } from '../../../lib/use-object-url.js';
 
 const ACCEPT = UPLOAD_EXTENSIONS.join(',');
 const FORMATS = `Supported formats: ${UPLOAD_EXTENSIONS.map((e) => e.slice(1).toUpperCase()).join(', ')} (max ${MAX_UPLOAD_MB_DEFAULT} MB per file)`;

@@ -1,7 +1,7 @@
 // A small accessible dialog for this feature: labelled, focus kept inside, Escape and backdrop close it, focus
 // returns to where it was. Sizes suit confirmations and the comparison view.
 import { useId, useRef, type ReactNode } from 'react';
-import { useFocusTrap } from '../../../components/ui/useFocusTrap.js';
+import { useFocusTrap } from './useFocusTrap.js';
 
 export interface DialogProps {
   title: ReactNode;
