@@ -1,5 +1,6 @@
 // Server state lives in TanStack Query; these keys are shared by every feature that reads or refreshes it.
 import { QueryClient } from '@tanstack/react-query';
+import type { Answer } from '../api/types.js';
 
 export const queryKeys = {
   me: ['users', 'me'] as const,
@@ -14,12 +15,11 @@ export function createQueryClient(): QueryClient {
 
 export const queryClient = createQueryClient();
 
-export interface MeData {
-  id: string;
-  email: string;
-  name: string;
-  credits_remaining?: number;
-}
+/**
+ * The cached profile: GET /users/me's answer, or, right after sign-in, the part of it the sign-in answer carries
+ * (id, email, name, credits).
+ */
+export type MeData = Pick<Answer<'getMe'>, 'id' | 'email' | 'name'> & Partial<Answer<'getMe'>>;
 
 /** Realtime events and sign-in answers carry the balance; they write it here. */
 export function setCreditsRemaining(credits: number): void {

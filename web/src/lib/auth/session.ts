@@ -2,6 +2,7 @@
 import { ACTIVITY_WINDOW_MS, REFRESH_DEBOUNCE_MS } from '@folio/shared';
 import { getApi, unwrap } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
+import type { Answer } from '../../api/types.js';
 import { getConfig } from '../../config/runtime.js';
 import { TEXT, loginErrorText } from '../../config/texts.js';
 import { decodeJwt, isExpiring } from '../jwt.js';
@@ -13,11 +14,8 @@ import { extractUserFromCredential } from './credential.js';
 import { silentReauth, type GoogleCredentialResponse } from './google-identity.js';
 import { clearStoredSession, redirectTo } from './unauthorized.js';
 
-interface AuthAnswer {
-  token: string;
-  user: User;
-  credits_remaining: number;
-}
+/** What every sign-in call answers (Google, dev login): the session token, the user and their credits. */
+type AuthAnswer = Answer<'googleLogin'>;
 
 function readStoredUser(): User | null {
   const raw = local.get(STORAGE_KEYS.user);
