@@ -10,6 +10,9 @@ export type Answer<Id extends keyof operations> = Json<operations[Id]['responses
 
 export type RestoreStarted = Answer<'restoreFile'>;
 
+/** GET /files/all's query parameters. */
+export type FilesQuery = NonNullable<operations['listFiles']['parameters']['query']>;
+
 /** A file as the API lists it (GET /files/all) and as realtime events carry it. */
 export type FileDto = Answer<'listFiles'>['files'][number];
 

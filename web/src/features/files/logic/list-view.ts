@@ -1,5 +1,6 @@
 // How the dashboard asks for its lists (GET /files/all with paging): what the user searched, sorted and
 // filtered, and which page each section shows. Pure, so the query each choice sends is unit-tested.
+import type { FilesQuery } from '../../../api/types.js';
 import type { FileKind } from './model.js';
 
 export const PAGE_SIZE = 48;
@@ -36,16 +37,9 @@ export interface ListView {
 
 export const initialListView: ListView = { q: '', sort: 'newest', status: 'all', format: 'all' };
 
-export interface ListQuery {
-  type: FileKind;
-  limit: number;
-  offset: number;
-  sort: (typeof SORTS)[SortKey]['sort'];
-  order: 'asc' | 'desc';
-  q?: string;
-  status?: Exclude<StatusKey, 'all'>;
-  format?: Exclude<FormatKey, 'all'>;
-}
+/** GET /files/all's query (generated schema), with a section, a page and an order always given. */
+export type ListQuery = Required<Pick<FilesQuery, 'type' | 'limit' | 'offset' | 'sort' | 'order'>> &
+  Pick<FilesQuery, 'q' | 'status' | 'format'>;
 
 /** The query for one section's page (0-based). Empty choices are left out. */
 export function listQuery(kind: FileKind, view: ListView, page: number): ListQuery {
