@@ -30,7 +30,7 @@ export interface FileLimits {
   storageQuotaBytes: number;
 }
 
-/** Restorations that fell short, by file id (the jobs domain reads them; see jobs/job-failures.ts). */
+/** Restorations that fell short, by file id (the jobs domain reads them; see jobs/job-failures.repository.ts). */
 export interface RestorationFailures {
   forFiles(
     files: readonly { id: string; type: 'original' | 'restored'; job_id: string | null }[],

@@ -1,7 +1,7 @@
 // Wires the files domain on the process's storage: repository, background previews, service, routes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/database.js';
-import { JobFailureReader } from '../jobs/job-failures.js';
+import { JobFailuresRepository } from '../jobs/job-failures.repository.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { Settings } from '../settings.js';
 import type { ObjectStorage } from '../storage/storage.js';
@@ -41,7 +41,7 @@ export const filesPlugin: FastifyPluginAsync<FilesPluginOptions> = async (app, o
   });
   const service = new FileService({
     files,
-    failures: new JobFailureReader(db),
+    failures: new JobFailuresRepository(db),
     storage,
     bus: eventBus,
     previews,

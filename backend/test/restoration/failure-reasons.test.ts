@@ -6,7 +6,7 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { FileRepository } from '../../src/files/file-repository.js';
-import { JobFailureReader } from '../../src/jobs/job-failures.js';
+import { JobFailuresRepository } from '../../src/jobs/job-failures.repository.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { addOriginal, grantCredits, tiffPages } from './fixtures.js';
 import { createRunnerHarness, type RunnerHarness } from './runner-harness.js';
@@ -68,7 +68,7 @@ function eventOf<T extends RealtimeEvent['type']>(type: T): Extract<RealtimeEven
 
 async function listedFailures(userId: string) {
   const rows = await new FileRepository(h.database.db).listLive(userId);
-  return new JobFailureReader(h.database.db).forFiles(rows);
+  return new JobFailuresRepository(h.database.db).forFiles(rows);
 }
 
 describe('failure reasons', () => {

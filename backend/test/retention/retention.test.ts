@@ -8,7 +8,7 @@ import { FileRepository, type FileRow } from '../../src/files/file-repository.js
 import { FileService } from '../../src/files/file-service.js';
 import { PreviewQueue } from '../../src/files/preview-queue.js';
 import { contentKey } from '../../src/files/storage-keys.js';
-import { JobFailureReader } from '../../src/jobs/job-failures.js';
+import { JobFailuresRepository } from '../../src/jobs/job-failures.repository.js';
 import { InProcessEventBus } from '../../src/realtime/event-bus.js';
 import { RetentionService } from '../../src/retention/retention-service.js';
 import { startRetentionSweeper } from '../../src/retention/retention-sweeper.js';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   await previews.stop(); // previews are not part of these tests
   service = new FileService({
     files,
-    failures: new JobFailureReader(test.app.db),
+    failures: new JobFailuresRepository(test.app.db),
     storage,
     bus,
     previews,
