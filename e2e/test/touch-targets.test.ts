@@ -35,6 +35,15 @@ afterEach(async () => {
 
 /** Small targets and serious axe violations of the page as it is now, named after the screen. */
 async function check(page: Page, screen: string): Promise<Record<string, unknown>> {
+  // Fades and slides end first: axe measures contrast as painted, and a banner caught mid-fade reads as too faint.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const small: SmallTarget[] = await smallTargets(page);
   const axe = await seriousViolations(page);
   return {
