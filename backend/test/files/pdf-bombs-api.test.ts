@@ -172,10 +172,10 @@ describe('preview attempts and quarantine', () => {
   }, 60_000);
 
   it('a file the page checks let through is stopped at the reader’s memory ceiling', async () => {
-    // The lying JPEG: 100 × 100 in its dictionary, 20000 × 20000 inside; pdfjs would fill about 3.6 GB.
+    // 100 × 100 in its dictionary, 20000 × 20000 inside behind 128 KB of padding; pdfjs would fill about 3.6 GB.
     const ceiling = new FileReader({ memoryMb: 1024, timeoutMs: 120_000 });
     try {
-      const error = await ceiling.thumbnail(bombs.lyingJpegPdf(), 560).catch((e: unknown) => e);
+      const error = await ceiling.thumbnail(bombs.hiddenFrameJpegPdf(), 560).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EngineInputError);
       expect((error as EngineInputError).code).toBe('too_complex');
       expect(ceiling.peakMb).toBeGreaterThan(900);
@@ -186,8 +186,8 @@ describe('preview attempts and quarantine', () => {
     await expectHealthy();
   }, 180_000);
 
-  it('a stored lying JPEG gets a clean failed preview, counted as one attempt', async () => {
-    const id = await storedPending(bombs.lyingJpegPdf());
+  it('a stored hidden-frame JPEG gets a clean failed preview, counted as one attempt', async () => {
+    const id = await storedPending(bombs.hiddenFrameJpegPdf());
     queue.enqueue(id);
     expect(await settledStatus(id)).toBe('failed');
     expect(await attempts(id)).toBe(1);

@@ -139,8 +139,10 @@ class PageWalk {
     for (let current: PDFObject | undefined = image; current instanceof PDFStream;) {
       const width = this.lookup(current.dict.get(PDFName.of('Width')));
       const height = this.lookup(current.dict.get(PDFName.of('Height')));
-      const pixels =
+      const declared =
         width instanceof PDFNumber && height instanceof PDFNumber ? width.asNumber() * height.asNumber() : 0;
+      // pdfjs decodes a JPEG at the size its own frame header says, whatever the dictionary claims.
+      const pixels = Math.max(declared, jpegFramePixels(current) ?? 0);
       if (!(pixels <= PDF_BOUNDS.maxImagePixels)) throw inputErrors.tooComplex();
       cost.images.set(current, pixels);
       // A soft mask is an image of its own, decoded at its own size.
@@ -196,6 +198,55 @@ function decodedContent(stream: PDFStream): Uint8Array {
   } catch {
     return stream.contents; // pdfjs cannot read it either, and draws nothing from it
   }
+}
+
+/** Compressed bytes inflated to find a JPEG's frame header: at most about 1,000× as many come out (16.5 MB). */
+const JPEG_HEAD_BYTES = 16 * 1024;
+
+/**
+ * Width × height from the frame header (SOFn) of a DCT-encoded image; undefined when there is none to read (a
+ * Flate filter before the DCT one is inflated from the stream's first JPEG_HEAD_BYTES only).
+ */
+export function jpegFramePixels(stream: PDFStream): number | undefined {
+  if (!(stream instanceof PDFRawStream)) return undefined;
+  const filter = stream.dict.get(PDFName.of('Filter'));
+  const filters = filter instanceof PDFArray ? filter.asArray().map(String) : filter ? [String(filter)] : [];
+  const last = filters.at(-1);
+  if (last !== '/DCTDecode' && last !== '/DCT') return undefined;
+  // A bare JPEG is walked whole (segment to segment, no pixels); behind Flate, as far as its first bytes go.
+  const flated = filters.length > 1;
+  let head: Uint8Array = flated ? stream.contents.subarray(0, JPEG_HEAD_BYTES) : stream.contents;
+  for (const name of filters.slice(0, -1)) {
+    if (name !== '/FlateDecode' && name !== '/Fl') return undefined;
+    try {
+      head = inflateSync(head, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, JPEG_HEAD_BYTES);
+    } catch {
+      return undefined;
+    }
+  }
+  return jpegFrameSize(head);
+}
+
+/** Walks a JPEG's marker segments to its frame header; width × height, or undefined when not found. */
+export function jpegFrameSize(bytes: Uint8Array): number | undefined {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  for (let at = 2; at + 8 < bytes.length;) {
+    if (bytes[at] !== 0xff) return undefined;
+    const marker = bytes[at + 1]!;
+    if (marker === 0xff) {
+      at += 1; // fill byte
+      continue;
+    }
+    // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC): precision, height, width follow the length.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      const height = (bytes[at + 5]! << 8) | bytes[at + 6]!;
+      const width = (bytes[at + 7]! << 8) | bytes[at + 8]!;
+      return width * height;
+    }
+    if (marker === 0xd9 || marker === 0xda) return undefined; // end of image, or a scan before any frame
+    at += 2 + ((bytes[at + 2]! << 8) | bytes[at + 3]!);
+  }
+  return undefined;
 }
 
 function inflateCapped(data: Uint8Array, cap: number): Uint8Array {

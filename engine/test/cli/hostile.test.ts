@@ -63,9 +63,9 @@ describe('folio-restore on hostile files', () => {
           ['pdf-bomb/nested-forms-8x10', 'pdf-bomb/line-operators-10mb'].includes(f.name),
         ),
         {
-          name: 'pdf-bomb/lying-jpeg',
+          name: 'pdf-bomb/hidden-frame-jpeg',
           filename: 'lying.pdf',
-          bytes: bombs.lyingJpegPdf(),
+          bytes: bombs.hiddenFrameJpegPdf(),
           codes: ['too_complex'],
         },
       );

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngineInputError, inspectInput, PDF_BOUNDS, renderThumbnail } from '../../src/index.js';
 import { decodePage, loadDocument, MAX_PAGE_PIXELS } from '../../src/io/decode.js';
-import { checkPdfPage, openWithPdfLib } from '../../src/io/pdf-bounds.js';
+import { checkPdfPage, jpegFrameSize, openWithPdfLib } from '../../src/io/pdf-bounds.js';
+import sharp from 'sharp';
 import * as bombs from '../fixtures/pdf-bombs.js';
 import { measurePdfRun } from '../fixtures/pdf-run.js';
 
@@ -35,6 +36,7 @@ const refused: Record<string, () => Buffer> = {
   '10 MB of line operators in one Flate stream': () => bombs.lineOperatorsPdf(10),
   '1 MB of line operators (125000 path segments)': () => bombs.lineOperatorsPdf(1),
   'a content stream inflating to 512 MiB': () => bombs.contentInflateBombPdf(512),
+  'a 100 × 100 image whose JPEG frame says 20000 × 20000': () => bombs.lyingJpegPdf(),
 };
 
 describe('checkPdfPage', () => {
@@ -55,6 +57,18 @@ describe('checkPdfPage', () => {
     await checkPage(bombs.nestedFormsPdf(3, 10)); // 1110 form draws
     await checkPage(bombs.lineOperatorsPdf(0.7)); // 87500 path segments
     await checkPage(bombs.hugeImagePdf(6000)); // a 36-megapixel scan
+    await checkPage(bombs.lyingJpegPdf(6000)); // a JPEG of 36 megapixels, larger than its dictionary says
+  });
+
+  it('reads the frame size of real JPEGs, and of none past the bytes it inflates', async () => {
+    const jpeg = await sharp({ create: { width: 321, height: 123, channels: 3, background: '#804020' } })
+      .withMetadata({ exif: { IFD0: { ImageDescription: 'x'.repeat(2000) } } })
+      .jpeg()
+      .toBuffer();
+    expect(jpegFrameSize(jpeg)).toBe(321 * 123);
+    expect(jpegFrameSize(Buffer.from('not a jpeg'))).toBeUndefined();
+    const hidden = await openWithPdfLib(bombs.hiddenFrameJpegPdf());
+    expect(() => checkPdfPage(hidden!, 0)).not.toThrow();
   });
 });
 

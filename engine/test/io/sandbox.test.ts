@@ -1,6 +1,7 @@
 // The reader children of src/io/sandbox.ts: the memory ceiling and time budget behind the PDF page checks.
-// The lying JPEG passes every check of pdf-bounds.ts (its dictionary says 100 × 100) and makes pdfjs fill
-// about 3.6 GB; in a reader child it is stopped at the ceiling, and the process asking stays small.
+// The hidden-frame JPEG passes every check of pdf-bounds.ts (its dictionary says 100 × 100, its frame header
+// lies past what the checks inflate) and makes pdfjs fill about 3.6 GB; in a reader child it is stopped at the
+// ceiling, and the process asking stays small.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineInputError, Sandbox } from '../../src/index.js';
@@ -27,16 +28,16 @@ function ownPeakMb(): number {
 }
 
 describe('reader children', () => {
-  it('the lying JPEG passes the page checks', async () => {
-    const doc = await openWithPdfLib(bombs.lyingJpegPdf());
+  it('the JPEG with its frame header hidden passes the page checks', async () => {
+    const doc = await openWithPdfLib(bombs.hiddenFrameJpegPdf());
     expect(() => checkPdfPage(doc!, 0)).not.toThrow();
   });
 
   it('stop a preview at the memory ceiling with too_complex, then serve the next file', async () => {
     const started = Date.now();
-    expect(await refusal(sandbox.thumbnail(bombs.lyingJpegPdf(), 560, 120_000))).toBe('too_complex');
+    expect(await refusal(sandbox.thumbnail(bombs.hiddenFrameJpegPdf(), 560, 120_000))).toBe('too_complex');
     console.log(
-      `lying JPEG preview: reader peak ${Math.round(sandbox.peakMb)} MB, ${Date.now() - started} ms`,
+      `hidden-frame JPEG preview: reader peak ${Math.round(sandbox.peakMb)} MB, ${Date.now() - started} ms`,
     );
     // Sampled every 10 ms, and the child watches itself too: it cannot get far past the ceiling.
     expect(sandbox.peakMb).toBeGreaterThan(CEILING_MB * 0.9);
@@ -46,8 +47,8 @@ describe('reader children', () => {
     expect(thumbnail.mime).toBe('image/webp');
   }, 180_000);
 
-  it('stop a page decode of the lying JPEG the same way', async () => {
-    const doc = await loadDocument(bombs.lyingJpegPdf());
+  it('stop a page decode of the hidden-frame JPEG the same way', async () => {
+    const doc = await loadDocument(bombs.hiddenFrameJpegPdf());
     expect(await refusal(decodePage(doc, 0))).toBe('too_complex');
     expect(ownPeakMb()).toBeLessThan(2048);
   }, 180_000);
