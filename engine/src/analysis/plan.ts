@@ -99,8 +99,31 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   }
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
   const geometry = planGeometry(img, dpi);
-  img = geometry.image;
   Object.assign(measures, geometry.measures);
+  const document = planDocumentSteps(geometry.image, dpi, noise);
+  Object.assign(measures, document.measures);
+  return {
+    kind,
+    route: 'document',
+    features,
+    measures,
+    geometry: geometry.steps,
+    steps: document.steps,
+    conservative: document.conservative,
+  };
+}
+
+/**
+ * The document steps for a page already upright and flat (what planGeometry leaves, or the network's output,
+ * which is planned again): the full plan, its conservative subset, and what was measured. `noise` is the page's
+ * Laplacian noise estimate when the caller has it.
+ */
+export function planDocumentSteps(
+  img: RawImage,
+  dpi: number,
+  noise = estimateNoise(img),
+): { steps: StepCall[]; conservative: StepCall[]; measures: Record<string, number> } {
+  const measures: Record<string, number> = {};
   const specks = speckShare(img);
   measures.specks = specks;
   const steps: StepCall[] = [];
@@ -155,5 +178,5 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   }
   // Otherwise stretch-contrast and repair-strokes stay available but out of the default plan: on the dev set a global
   // levels change and stroke filling cost more words (faint and small print) than they won.
-  return { kind, route: 'document', features, measures, geometry: geometry.steps, steps, conservative };
+  return { steps, conservative, measures };
 }

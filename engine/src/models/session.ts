@@ -84,6 +84,10 @@ export class OnnxSession {
         interOpNumThreads: 1,
         executionMode: 'sequential',
         graphOptimizationLevel: 'all',
+        // The arena would keep each thread's largest run (a 200-DPI page in one window: about 400 MB) for the
+        // thread's life; without it the memory goes back after each page. pdf_003 (5 pages, 2 threads) peaked
+        // at 717 MB instead of 1117 MB, with the same output and within 4 % of the time.
+        enableCpuMemArena: false,
       });
     } catch (cause) {
       throw new ModelLoadError('invalid', this.modelId, this.file, { cause });

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sharpOf } from '../pixels/index.js';
-import { planPage, type RestoreMode } from '../analysis/plan.js';
+import { planDocumentSteps, planPage, type RestoreMode } from '../analysis/plan.js';
 import type { PageKind } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
 import { decodePage, type Doc } from '../io/decode.js';
@@ -148,11 +148,12 @@ export async function restorePageInThread(
   let output = image;
   let applied = geometry.map((c) => c.name);
   // With the network, the classical steps are planned again on its output (what damage it left, how the page
-  // lies); the classical plan on the input stays the fallback.
+  // lies); the classical plan on the input stays the fallback. The geometry steps ran before the network, so the
+  // replan measures the page as the steps will get it (no second geometry search, no routing).
   if (useNet) {
     output = await registry.get(PAGE_NET).run(image, {});
     await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
-    calls = planPage(output, dpi, 'document').steps;
+    calls = planDocumentSteps(output, dpi).steps;
     applied.push(PAGE_NET);
   }
   output = await runSteps(

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PDFDocument } from 'pdf-lib';
 import { Piscina } from 'piscina';
 import { EngineInputError } from '../errors.js';
 import { engineSettings } from '../settings.js';
@@ -54,7 +55,22 @@ export function warmEnginePool(): void {
   const cold = pool;
   pool = undefined;
   if (cold) void cold.close();
-  enginePool();
+  const warm = enginePool();
+  // pdfjs is loaded on a thread's first PDF (about 0.4 s): one blank page per thread loads it now, so a PDF
+  // job's first page starts at once too.
+  void blankPdf().then((bytes) =>
+    Promise.all(
+      Array.from({ length: warm.options.maxThreads }, () =>
+        warm.run(bytes.slice(), { name: 'describePdfTask' }).catch(() => undefined),
+      ),
+    ),
+  );
+}
+
+async function blankPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.addPage();
+  return doc.save();
 }
 
 /** Restores one page in a worker thread. */
