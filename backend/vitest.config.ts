@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Backend tests run on real databases: FOLIO_TEST_DB=sqlite (a fresh file per app) or postgres (a fresh
-// schema per test file), so files can run in parallel without touching each other's data.
+// Backend tests run on real databases: FOLIO_TEST_DB=sqlite (the default: a fresh file per app) or postgres (a
+// fresh schema per test file), so files can run in parallel without touching each other's data. The test helper
+// (test/helpers/database.ts) reads FOLIO_TEST_DB; the forks inherit it from the command line.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -9,6 +10,5 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    env: { FOLIO_TEST_DB: process.env.FOLIO_TEST_DB ?? 'sqlite' },
   },
 });

@@ -1,9 +1,9 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
+import { backendUrl as backend } from './dev-settings.js';
 
 // The backend serves web/dist on the same origin; in `vite dev` the API and /config.js are proxied to it.
-const backend = process.env.FOLIO_BACKEND_URL ?? 'http://127.0.0.1:8000';
 
 // The plugins' types come from the hoisted Vite (vitest's); their runtime API is the same for Vite 7.
 const plugins = [react(), tailwindcss()] as unknown as PluginOption[];

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startApi, stop } from './bench-jobs.js';
 import { seedFiles } from './seed-files.js';
-import { benchSeconds } from './settings.js';
+import { listSeconds } from './settings.js';
 
-const SECONDS = benchSeconds;
+const SECONDS = listSeconds;
 const FILES = 1000;
 
 /** 1,000 rows written straight into the app's SQLite file (uploading them would measure uploads instead). */

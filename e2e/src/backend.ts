@@ -5,13 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-/** The public eval set: `../shared/eval/public` beside the repository, or `$FOLIO_EVAL_DIR/public`. */
-export const EVAL_DIR = path.join(
-  process.env.FOLIO_EVAL_DIR ?? path.resolve(REPO_ROOT, '../shared/eval'),
-  'public',
-);
+import { INHERITED_ENV, REPO_ROOT } from './settings.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -43,7 +37,7 @@ export async function startBackend(env: Record<string, string>): Promise<Running
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
-      ...process.env,
+      ...INHERITED_ENV,
       FOLIO_ENV: 'development',
       HOST: '127.0.0.1',
       PORT: String(port),

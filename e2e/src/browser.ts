@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { REPO_ROOT } from './backend.js';
+import { CHROMIUM_PATH, REPO_ROOT } from './settings.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -22,7 +22,7 @@ export const CHROMIUM_ARGS = [
 export function launchChromium(): Promise<Browser> {
   // launch() gives every browser a fresh temporary user-data-dir.
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });

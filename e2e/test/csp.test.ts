@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
+import { startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR } from '../src/settings.js';
 import { launchChromium } from '../src/browser.js';
 
 const PDF = path.join(EVAL_DIR, 'pdf_001/degraded.pdf');

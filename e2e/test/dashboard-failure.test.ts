@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../src/axe.js';
-import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
+import { startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR } from '../src/settings.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 import { devLogin, openDashboard, uploadThroughUi } from '../src/session.js';
 

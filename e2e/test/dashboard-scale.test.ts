@@ -8,7 +8,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../src/axe.js';
-import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
+import { startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR } from '../src/settings.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 
 const PNGS = 298;

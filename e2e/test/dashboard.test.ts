@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../src/axe.js';
-import { EVAL_DIR, REPO_ROOT, freePort, startBackend, type RunningBackend } from '../src/backend.js';
+import { freePort, startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR, INHERITED_ENV, REPO_ROOT } from '../src/settings.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 
 const EVAL = EVAL_DIR;
@@ -478,7 +479,7 @@ function spawnBackend(port: number, dataDir: string): { ready: Promise<void>; st
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
-      ...process.env,
+      ...INHERITED_ENV,
       FOLIO_ENV: 'development',
       HOST: '127.0.0.1',
       PORT: String(port),

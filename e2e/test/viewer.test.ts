@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EVAL_DIR, startBackend, type RunningBackend } from '../src/backend.js';
+import { startBackend, type RunningBackend } from '../src/backend.js';
+import { EVAL_DIR } from '../src/settings.js';
 import { launchChromium, screenshot } from '../src/browser.js';
 
 const EVAL = EVAL_DIR;

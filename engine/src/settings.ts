@@ -19,6 +19,11 @@ export interface EngineSettings {
   tesseract: string;
   /** FOLIO_ENGINE_GUARD: 'full' reads the whole input while the steps run; 'changed' (default) only changed ink. */
   guardRead: GuardRead;
+  /**
+   * FOLIO_ENGINE_PDF_MEMORY_MB: resident memory one reader child of `io/sandbox.ts` may reach, in MB; 1536 by
+   * default (and for a value that is not an integer of at least 256).
+   */
+  pdfMemoryMb: number;
   /** The environment of a Tesseract child process: this process's, with one OpenMP thread per child. */
   tesseractEnv: Record<string, string>;
 }
@@ -34,6 +39,7 @@ export function parseEngineSettings(env: NodeJS.ProcessEnv): EngineSettings {
   if (guardRead !== 'full' && guardRead !== 'changed') {
     throw new RangeError(`FOLIO_ENGINE_GUARD must be full or changed; got "${guardRead}"`);
   }
+  const pdfMemoryMb = Number(env.FOLIO_ENGINE_PDF_MEMORY_MB);
   const tesseractEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) tesseractEnv[key] = value;
   // One thread per child: the engine runs one page per core already.
@@ -44,6 +50,7 @@ export function parseEngineSettings(env: NodeJS.ProcessEnv): EngineSettings {
     ocr: ocr as OcrBackend | 'off',
     tesseract: env.FOLIO_ENGINE_TESSERACT || 'tesseract',
     guardRead,
+    pdfMemoryMb: Number.isInteger(pdfMemoryMb) && pdfMemoryMb >= 256 ? pdfMemoryMb : 1536,
     tesseractEnv,
   };
 }

@@ -8,26 +8,32 @@ describe('engine settings', () => {
     expect(s.ocr).toBe('auto');
     expect(s.tesseract).toBe('tesseract');
     expect(s.guardRead).toBe('changed');
+    expect(s.pdfMemoryMb).toBe(1536);
     expect(s.threads).toBeGreaterThanOrEqual(1);
     expect(s.threads).toBeLessThanOrEqual(2);
   });
 
-  it('reads FOLIO_ENGINE_THREADS, FOLIO_ENGINE_OCR, FOLIO_ENGINE_TESSERACT and FOLIO_ENGINE_GUARD', () => {
+  it('reads FOLIO_ENGINE_THREADS, _OCR, _TESSERACT, _GUARD and _PDF_MEMORY_MB', () => {
     const s = parseEngineSettings({
       FOLIO_ENGINE_THREADS: '3',
       FOLIO_ENGINE_OCR: 'tesseract.js',
       FOLIO_ENGINE_TESSERACT: '/opt/tesseract',
       FOLIO_ENGINE_GUARD: 'full',
+      FOLIO_ENGINE_PDF_MEMORY_MB: '768',
     });
     expect(s).toMatchObject({
       threads: 3,
       ocr: 'tesseract.js',
       tesseract: '/opt/tesseract',
       guardRead: 'full',
+      pdfMemoryMb: 768,
     });
     expect(parseEngineSettings({ FOLIO_ENGINE_OCR: 'off' }).ocr).toBe('off');
     // Not a positive integer: the default.
     expect(parseEngineSettings({ FOLIO_ENGINE_THREADS: '0' }).threads).toBe(parseEngineSettings({}).threads);
+    // A reader child needs at least 256 MB; below that, or not an integer: the default.
+    expect(parseEngineSettings({ FOLIO_ENGINE_PDF_MEMORY_MB: '255' }).pdfMemoryMb).toBe(1536);
+    expect(parseEngineSettings({ FOLIO_ENGINE_PDF_MEMORY_MB: '1e3x' }).pdfMemoryMb).toBe(1536);
   });
 
   it('refuses an unknown OCR back-end or guard reading with a RangeError', () => {

@@ -1,6 +1,7 @@
-// Billing rules: checkout and portal sessions, verified webhooks, and the test-mode checkout. Calls to Stripe
-// happen outside database transactions; each database step is its own short transaction. `credits.updated`
-// is published only after the transaction that changed the balance has committed.
+// Billing rules: checkout and portal sessions, verified webhooks, and the test-mode checkout. A unit of work
+// (CONTRIBUTING.md, "Transactions"): it opens the transactions, and calls to Stripe happen outside them, so each
+// database step is its own short transaction; FulfilmentService and CreditsService run inside the one they are
+// given. `credits.updated` is published only after the transaction that changed the balance has committed.
 import { randomUUID } from 'node:crypto';
 import { CURRENCY, findPack, CREDIT_PACKS, type CreditPack } from '@folio/shared';
 import type { CreditsService } from '../credits/credits.service.js';

@@ -1,6 +1,7 @@
-// The transaction boundary. The unit of work (a route handler, a use-case service method or a worker task) calls
+// The transaction boundary. A unit of work (the files CONTRIBUTING.md names under "Transactions") calls
 // withTransaction: commit on return, rollback on throw. What it calls (domain services such as CreditsService,
-// repositories) receives that transaction and never opens or commits another (CONTRIBUTING.md).
+// repositories) receives that transaction and never opens or commits another. test/architecture/layers.test.ts
+// fails when any other file opens one.
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';

@@ -26,6 +26,11 @@ export const RestorationFailureSchema = Type.Object(
   },
   { title: 'RestorationFailure' },
 );
+/**
+ * Why a restoration delivered fewer pages than it was paid for, and the credits it gave back: `failed` when no
+ * file came out (every page refunded), `partial` when the file keeps some pages as they were.
+ */
+export type RestorationFailure = Static<typeof RestorationFailureSchema>;
 
 export const FileDtoSchema = Type.Object(
   {

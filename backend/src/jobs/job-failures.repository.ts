@@ -1,7 +1,7 @@
 // Reads the failures of the jobs behind a page of the file list: the queries of job-failures.ts's builder.
-import type { RestorationFailure } from '@folio/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { RestorationFailure } from '../files/file.schemas.js';
 import { failureOf } from './job-failures.js';
 
 export interface ListedFile {

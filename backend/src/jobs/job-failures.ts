@@ -1,6 +1,6 @@
-// What the dashboard is told about a restoration that fell short (RestorationFailure of @folio/shared): built
-// from the job row and the reason of its first failed page, for events and for the file list.
-import type { RestorationFailure } from '@folio/shared';
+// What the dashboard is told about a restoration that fell short (RestorationFailure of files/file.schemas.ts):
+// built from the job row and the reason of its first failed page, for events and for the file list.
+import type { RestorationFailure } from '../files/file.schemas.js';
 import type { JobsTable } from './jobs.tables.js';
 
 type FailureFields = Pick<

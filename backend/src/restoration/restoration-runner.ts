@@ -7,13 +7,13 @@
 // page. Each refund is keyed by `refund:<jobId>:<page>`, so no retry or crash can refund a page twice.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { RestorationFailure } from '@folio/shared';
 import type { RealtimeEvent } from '../realtime/realtime-event.js';
 import type { Db } from '../db/database.js';
 import { withTransaction, type Trx } from '../db/transaction.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { failureOf } from '../jobs/job-failures.js';
 import { JobsRepository, type JobCounters, type JobRow } from '../jobs/jobs.repository.js';
+import type { RestorationFailure } from '../files/file.schemas.js';
 import { contentKey } from '../files/storage-keys.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { ObjectStorage } from '../storage/storage.js';

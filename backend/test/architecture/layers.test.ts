@@ -1,5 +1,5 @@
 // The backend's layer rules (CONTRIBUTING.md), checked on the source: no SQL is built outside `*.repository.ts` /
-// `*-repository.ts` files and src/db/, and only the unit of work opens a transaction.
+// `*-repository.ts` files and src/db/, and only the units of work named below open a transaction.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,20 +44,30 @@ describe('queries live in repositories', () => {
 });
 
 describe('transactions are opened by the unit of work only', () => {
-  // Repositories and the domain services that receive a transaction (CONTRIBUTING.md) never open or commit one.
-  const receivers = sourceFiles(srcDir).filter(
-    (f) =>
-      /[.-]repository\.ts$/.test(f) || f === 'credits/credits.service.ts' || f === 'users/users.service.ts',
-  );
+  // The units of work, named exactly (CONTRIBUTING.md, "Transactions"): each opens its own transactions with
+  // withTransaction (db/transaction.ts is the one place that calls Kysely's transaction()). Everything else, the
+  // domain services and repositories among them, receives the open transaction and never opens or commits one.
+  const UNITS_OF_WORK = [
+    'auth/auth.service.ts',
+    'billing/billing.service.ts',
+    'db/transaction.ts',
+    'restoration/restoration-runner.ts',
+    'restoration/restoration.service.ts',
+    'users/users.routes.ts',
+  ];
   const OPENS = /\bwithTransaction\(|\.transaction\(\)|\.commit\(|\bsql\s*`\s*(begin|commit)/i;
+  const opening = sourceFiles(srcDir)
+    .filter((f) => OPENS.test(readFileSync(path.join(srcDir, f), 'utf8')))
+    .sort();
 
   it('finds a transaction opened the way the code opens one', () => {
     expect(OPENS.test('await withTransaction(this.db, async (trx) => {')).toBe(true);
     expect(OPENS.test('return db.transaction().execute(fn);')).toBe(true);
-    expect(receivers).toContain('credits/credits.service.ts');
+    expect(OPENS.test('await sql`begin`.execute(db)')).toBe(true);
+    expect(OPENS.test('await this.credits.apply(trx, change);')).toBe(false);
   });
 
-  it('finds none in repositories or domain services', () => {
-    expect(receivers.filter((f) => OPENS.test(readFileSync(path.join(srcDir, f), 'utf8')))).toEqual([]);
+  it('finds them only in the units of work', () => {
+    expect(opening).toEqual(UNITS_OF_WORK);
   });
 });

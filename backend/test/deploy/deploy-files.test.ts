@@ -1,8 +1,12 @@
 // deploy/Dockerfile and deploy/compose.yaml, read the way an operator's tools read them: no container engine
 // runs here, so the image is checked by parsing it, and the suite in test-scale runs the same compiled
 // entry points outside a container.
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -113,6 +117,30 @@ describe('deploy/Dockerfile', () => {
         .map((i) => i.args)
         .join(' '),
     ).toContain('NODE_OPTIONS=--conditions=folio-dist');
+  });
+
+  it('runs the healthcheck in a shell that asks HEALTH_PORT, else PORT, for readiness', async () => {
+    const command = /\bCMD (.*)$/.exec(of(runtime, 'HEALTHCHECK').at(-1)!.args)?.[1] ?? '';
+    const server = createServer((req, res) => res.writeHead(req.url === '/api/v1/ready' ? 200 : 404).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = String((server.address() as AddressInfo).port);
+    const check = async (env: Record<string, string>) => {
+      try {
+        await promisify(execFile)('/bin/sh', ['-c', command], {
+          env: { PATH: path.dirname(process.execPath), ...env },
+        });
+        return 0;
+      } catch (error) {
+        return (error as { code?: number }).code;
+      }
+    };
+    try {
+      expect(await check({ PORT: port })).toBe(0);
+      expect(await check({ PORT: '1', HEALTH_PORT: port })).toBe(0);
+      expect(await check({ PORT: port, HEALTH_PORT: '1' })).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 });
 

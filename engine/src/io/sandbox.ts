@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EngineInputError, inputErrors } from '../errors.js';
 import type { RawImage } from '../image.js';
+import { engineSettings } from '../settings.js';
 import type { InputInfo, InputLimits } from './inspect.js';
 import type { Thumbnail } from './thumbnail.js';
 
@@ -46,11 +47,10 @@ export interface SandboxOptions {
   idleMs: number;
 }
 
-/** FOLIO_ENGINE_PDF_MEMORY_MB overrides the memory budget of one child (default 1536 MB). */
+/** The engine's settings give the memory budget of one child (`pdfMemoryMb`: FOLIO_ENGINE_PDF_MEMORY_MB). */
 export function defaultSandboxOptions(): SandboxOptions {
-  const fromEnv = Number(process.env.FOLIO_ENGINE_PDF_MEMORY_MB);
   return {
-    memoryMb: Number.isInteger(fromEnv) && fromEnv >= 256 ? fromEnv : 1536,
+    memoryMb: engineSettings().pdfMemoryMb,
     children: 1,
     idleMs: 30_000,
   };

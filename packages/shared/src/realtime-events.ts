@@ -2,20 +2,19 @@
 // backend when it publishes and by the web app when it reduces messages from /api/v1/ws/updates.
 // Events that carry a file carry it as the API lists it (GET /files/all). That shape is declared once, in the
 // OpenAPI document, so it is a type parameter here: the backend passes its TypeBox type, the web app its
-// generated one.
+// generated one. The restoration failure the events carry is the one a listed file carries
+// (`restoration_failure`, RestorationFailure in the OpenAPI document), so it is read from that parameter.
+
+/** What the events need of the API's file: the restoration failure it may carry. */
+export interface EventFile {
+  restoration_failure?: object;
+}
 
 /**
- * Why a restoration delivered fewer pages than it was paid for, and the credits it gave back: `failed` when no
- * file came out (every page refunded), `partial` when the file keeps some pages as they were.
+ * Why a restoration delivered fewer pages than it was paid for, and the credits it gave back (declared in the
+ * OpenAPI document beside the file that carries it).
  */
-export interface RestorationFailure {
-  job_id: string;
-  outcome: 'failed' | 'partial';
-  reason: string;
-  failed_pages: number;
-  total_pages: number;
-  credits_refunded: number;
-}
+export type FailureOf<File extends EventFile> = NonNullable<File['restoration_failure']>;
 
 export interface FileUploadCompletedEvent<File> {
   type: 'file.upload.completed';
@@ -45,7 +44,7 @@ export interface RestorationProgressEvent {
   credits_remaining: number;
 }
 
-export interface RestorationCompletedEvent<File> {
+export interface RestorationCompletedEvent<File extends EventFile> {
   type: 'restoration.completed';
   original_file_id: string;
   fileId: string;
@@ -56,17 +55,17 @@ export interface RestorationCompletedEvent<File> {
   failedPages: number;
   credits_remaining: number;
   /** When some pages could not be restored. */
-  failure?: RestorationFailure;
+  failure?: FailureOf<File>;
 }
 
-export interface RestorationFailedEvent {
+export interface RestorationFailedEvent<File extends EventFile> {
   type: 'restoration.failed';
   original_file_id: string;
   fileId: string;
   jobId: string;
   error: string;
   credits_remaining: number;
-  failure: RestorationFailure;
+  failure: FailureOf<File>;
 }
 
 export interface CreditsUpdatedEvent {
@@ -74,13 +73,13 @@ export interface CreditsUpdatedEvent {
   credits_remaining: number;
 }
 
-export type RealtimeEvent<File> =
+export type RealtimeEvent<File extends EventFile> =
   | FileUploadCompletedEvent<File>
   | FilePreviewReadyEvent<File>
   | FileDeletedEvent
   | RestorationProgressEvent
   | RestorationCompletedEvent<File>
-  | RestorationFailedEvent
+  | RestorationFailedEvent<File>
   | CreditsUpdatedEvent;
 
-export type RealtimeEventType = RealtimeEvent<unknown>['type'];
+export type RealtimeEventType = RealtimeEvent<EventFile>['type'];

@@ -15,7 +15,13 @@ import { routes } from './router.js';
 // The shell is tested on its own: the dashboard feature has its own tests and talks to more endpoints.
 vi.mock('../features/dashboard/DashboardPage.js', () => ({ DashboardPage: () => <h1>Dashboard</h1> }));
 
-const user = { id: 'u1', email: 'ada@example.com', name: 'Ada Lovelace' };
+const user = {
+  id: 'u1',
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  given_name: null,
+  family_name: null,
+};
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });

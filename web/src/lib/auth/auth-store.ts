@@ -1,13 +1,6 @@
 // Auth state of spec §3: user, token, isAuthenticated, isLoading, error.
+import type { User } from '../../api/types.js';
 import { createStore, useStore } from '../store.js';
-
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  given_name?: string | null;
-  family_name?: string | null;
-}
 
 export interface AuthState {
   user: User | null;

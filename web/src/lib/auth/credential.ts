@@ -1,6 +1,6 @@
 // User extraction from a Google ID token (spec §5): valid only with both a subject and an email.
 import { decodeJwt } from '../jwt.js';
-import type { User } from './auth-store.js';
+import type { User } from '../../api/types.js';
 
 export function extractUserFromCredential(credential: string): User | null {
   try {

@@ -17,7 +17,7 @@ import {
 import { resetUnauthorizedGuardForTests, setRedirect } from './unauthorized.js';
 
 const NOW = 1_800_000_000_000;
-const user = { id: 'u1', email: 'ada@example.com', name: 'Ada' };
+const user = { id: 'u1', email: 'ada@example.com', name: 'Ada', given_name: 'Ada', family_name: null };
 const tokenExpiringIn = (seconds: number) =>
   makeJwt({ sub: 'u1', email: user.email, exp: NOW / 1000 + seconds });
 

@@ -2,14 +2,14 @@
 import { ACTIVITY_WINDOW_MS, REFRESH_DEBOUNCE_MS } from '@folio/shared';
 import { getApi, unwrap } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
-import type { Answer } from '../../api/types.js';
+import type { Answer, User } from '../../api/types.js';
 import { getConfig } from '../../config/runtime.js';
 import { TEXT, loginErrorText } from '../../config/texts.js';
 import { decodeJwt, isExpiring } from '../jwt.js';
 import { queryClient, queryKeys, type MeData } from '../query-client.js';
 import { STORAGE_KEYS, local, session } from '../storage.js';
 import { WINDOW_EVENTS } from '../window-events.js';
-import { authStore, signedOut, type User } from './auth-store.js';
+import { authStore, signedOut } from './auth-store.js';
 import { extractUserFromCredential } from './credential.js';
 import { silentReauth, type GoogleCredentialResponse } from './google-identity.js';
 import { clearStoredSession, redirectTo } from './unauthorized.js';

@@ -1,5 +1,6 @@
 // Every user-visible text of the dashboard that the spec fixes (§2, §4, §5, §8), in one place so tests can find it.
-import { UPLOAD_EXTENSIONS, type RestorationFailure } from '@folio/shared';
+import { UPLOAD_EXTENSIONS } from '@folio/shared';
+import type { RestorationFailure } from '../../../api/types.js';
 
 export const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
 
