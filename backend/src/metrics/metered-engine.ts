@@ -5,6 +5,7 @@ import type { Metrics } from './metrics.js';
 
 export function meteredEngine(engine: PageEngine, metrics: Metrics): PageEngine {
   return {
+    warm: () => engine.warm?.(),
     async open(bytes) {
       const document = await engine.open(bytes);
       return {

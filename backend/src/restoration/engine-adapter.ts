@@ -4,6 +4,7 @@ import {
   assembleOutput,
   loadDocument,
   restoreDocument,
+  warmEnginePool,
   type PageOutcome,
   type RestoreDocumentOptions,
   type RestoredPage,
@@ -17,6 +18,10 @@ export class FolioPageEngine implements PageEngine {
     private readonly pageTimeoutMs: number,
     private readonly runPage?: RestoreDocumentOptions['runPage'],
   ) {}
+
+  warm(): void {
+    warmEnginePool();
+  }
 
   async open(bytes: Buffer): Promise<EngineDocument> {
     const doc = await loadDocument(bytes);

@@ -1,7 +1,6 @@
 // The restoration jobs of one process: the queue (created by the process's entry point with createJobQueue and
 // passed in), the runner, and the service the routes call. API processes enqueue; worker processes (or the
 // embedded pool) consume. The job system owns the queue from then on: close() closes it.
-import { warmEnginePool } from '@folio/engine';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { Db } from '../db/database.js';
 import { BullmqJobQueue } from '../jobs/bullmq-queue.js';
@@ -48,14 +47,16 @@ export class JobSystem {
   readonly service: RestorationService;
   private started = false;
   private stopping: Promise<void> | undefined;
+  private readonly engine: PageEngine;
 
   constructor(private readonly deps: JobSystemDeps) {
     const files = new RepositoryRestorationFiles(deps.settings.restoredRetentionDays);
     this.queue = deps.queue;
+    this.engine = deps.engine ?? new FolioPageEngine(deps.settings.jobs.pageTimeoutMs);
     this.runner = new RestorationRunner({
       db: deps.db,
       storage: deps.storage,
-      engine: deps.engine ?? new FolioPageEngine(deps.settings.jobs.pageTimeoutMs),
+      engine: this.engine,
       credits: deps.credits,
       eventBus: deps.eventBus,
       files,
@@ -70,7 +71,7 @@ export class JobSystem {
     if (this.started || concurrency <= 0) return;
     this.started = true;
     // The engine's threads start now and stay, so a job's first page (and its progress event) starts at once.
-    if (!this.deps.engine) warmEnginePool();
+    this.engine.warm?.();
     if (this.deps.settings.jobs.queue === 'bullmq') {
       // A job committed by an API node that died before enqueueing it is only in the table: hand it over.
       for (const job of await new JobsRepository().listActive(this.deps.db)) {

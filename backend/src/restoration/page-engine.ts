@@ -40,4 +40,6 @@ export interface EngineDocument {
 
 export interface PageEngine {
   open(bytes: Buffer): Promise<EngineDocument>;
+  /** Starts the engine's threads now and keeps them (a job worker calls this when it starts consuming jobs). */
+  warm?(): void;
 }
