@@ -1,6 +1,5 @@
 // The rules of files: what an upload must be, who may see what, how bytes and rows stay consistent.
-import type { RestorationFailure } from '@folio/shared';
-import type { FileDto } from './file.schemas.js';
+import type { FileDto, RestorationFailure } from './file.schemas.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.js';
@@ -58,7 +57,7 @@ export interface Download {
 }
 
 export class FileService {
-  private readonly listCache = new Map<string, { key: string; json: string }>();
+  private readonly listCache = new Map<string, { key: string; json: Buffer }>();
 
   constructor(private readonly deps: FileServiceDeps) {}
 
@@ -140,11 +139,12 @@ export class FileService {
    * (days_remaining) stay the same: 1,000 files are ~400 KB that took the event loop ~10 ms to write on each
    * call. Checked against the database on every call, so files added by other processes show at once.
    */
-  async listJson(userId: string, serialize: (body: { files: FileDto[] }) => string): Promise<string> {
+  async listJson(userId: string, serialize: (body: { files: FileDto[] }) => string): Promise<Buffer> {
     const key = `${await this.deps.files.liveStamp(userId)}|${this.deps.now().toISOString().slice(0, 10)}`;
     const cached = this.listCache.get(userId);
     if (cached?.key === key) return cached.json;
-    const json = serialize({ files: await this.list(userId) });
+    // Kept as UTF-8 bytes: a 400 KB string would be encoded again for every answer.
+    const json = Buffer.from(serialize({ files: await this.list(userId) }));
     this.listCache.delete(userId);
     this.listCache.set(userId, { key, json });
     // The least recently written list goes first (a Map keeps insertion order).

@@ -195,7 +195,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<FilesRoutesOptions> = async 
       const everything = limit === undefined && Object.values(filter).every((v) => v === undefined);
       if (everything && offset === undefined) {
         const json = await service.listJson(request.user.id, (body) => reply.serialize(body) as string);
-        // Already the response schema's JSON: Fastify sends a string as it is.
+        // Already the response schema's JSON, as bytes: Fastify sends a Buffer as it is.
         return reply.type('application/json; charset=utf-8').send(json as never);
       }
       return service.listPage(request.user.id, filter, { limit: limit ?? MAX_PAGE, offset: offset ?? 0 });
