@@ -2,6 +2,7 @@
 // under the file's content key, a row in the files table. Inputs are small crops of real eval pages.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { CreditsService } from '../../src/credits/credits.service.js';
 import type { Db } from '../../src/db/database.js';
@@ -21,6 +22,11 @@ export async function pngCrop(left = 200, top = 300, width = 320, height = 200):
     .extract({ left, top, width, height })
     .png()
     .toBuffer();
+}
+
+/** The public set's degraded page doc_00N as it is stored (a whole greyscale PNG scan). */
+export function degradedPage(n: number): Promise<Buffer> {
+  return readFile(`${EVAL_DIR}/doc_${String(n).padStart(3, '0')}/degraded.png`);
 }
 
 /** A multi-page TIFF of small crops, one per page. */
