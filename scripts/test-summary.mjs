@@ -1,6 +1,15 @@
 // Adds up the vitest JSON reports of every suite `make test` ran and prints one closing line.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+
+/** The line number of `fileName` in the first stack frame that names it, if any. */
+function stackLine(failure, fileName) {
+  for (const frame of failure.split('\n')) {
+    const at = frame.indexOf(`${fileName}:`);
+    if (at >= 0) return frame.slice(at + fileName.length + 1).split(':')[0];
+  }
+  return undefined;
+}
 
 const dir = process.argv[2] ?? 'test-results';
 let passed = 0;
@@ -18,9 +27,12 @@ for (const name of readdirSync(dir)
     const where = `${suite} ${file.name.replace(/^.*?\/(test|src)\//, '$1/')}`;
     const failedTests = file.assertionResults.filter((t) => t.status === 'failed');
     for (const test of failedTests) {
-      const message = (test.failureMessages[0] ?? '').split('\n')[0].slice(0, 160);
+      const failure = test.failureMessages[0] ?? '';
+      const message = failure.split('\n')[0].slice(0, 160);
+      // The test file's own line in the stack says which step failed (a timeout's message does not).
+      const line = stackLine(failure, basename(file.name));
       failures.push(
-        `FAILED ${where} › ${test.fullName} (${(test.duration / 1000).toFixed(0)} s): ${message}`,
+        `FAILED ${where}${line ? `:${line}` : ''} › ${test.fullName} (${(test.duration / 1000).toFixed(0)} s): ${message}`,
       );
     }
     // A file that failed outside its tests (a hook, an import) has no failed test to show.

@@ -363,6 +363,42 @@ describe('realtime events', () => {
     expect(run(loaded, rt(bad)).credits).toBeNull();
   });
 
+  it('a refused start keeps its reason on the card through a preview event and a list reload', () => {
+    const refused = run(loaded, {
+      type: 'restoration/started',
+      results: [
+        { fileId: 'o1', filename: 'letter.pdf', ok: false, error: 'This file is already being restored' },
+      ],
+    });
+    const reason = 'Restoration could not start: This file is already being restored. No credits were used.';
+    const afterPreview = run(
+      refused,
+      rt({ type: 'file.preview.ready', fileId: 'o1', file: dto({ id: 'o1', preview_available: true }) }),
+    );
+    expect(afterPreview.files.find((f) => f.id === 'o1')).toMatchObject({
+      preview_available: true,
+      failure: reason,
+    });
+    const afterReload = run(afterPreview, { type: 'list/loaded', files: loaded.files });
+    expect(afterReload.files.find((f) => f.id === 'o1')?.failure).toBe(reason);
+    // A restoration that completes clears it.
+    const done = run(
+      afterReload,
+      rt({
+        type: 'restoration.completed',
+        original_file_id: 'o1',
+        fileId: 'o1',
+        jobId: 'j1',
+        file: dto({ id: 'r2', type: 'restored', status: 'processed', original_file_id: 'o1' }),
+        totalPages: 3,
+        successfulPages: 3,
+        failedPages: 0,
+        credits_remaining: 7,
+      }),
+    );
+    expect(done.files.find((f) => f.id === 'o1')?.failure).toBeUndefined();
+  });
+
   it('a list reload keeps live placeholders', () => {
     const s = run(loaded, rt(progress()), { type: 'list/loaded', files: loaded.files });
     expect(s.files.map((f) => f.id)).toEqual(['progress-o1', 'o1', 'o2', 'r1']);

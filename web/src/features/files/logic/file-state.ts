@@ -109,6 +109,15 @@ function upsertTop(files: FileItem[], file: FileItem): FileItem[] {
   return next;
 }
 
+/**
+ * A server copy of a file (an event, a list reload) keeps the card's failure text when it has none of its own:
+ * a refused start is known only here, and it stays until the file is restored or started again.
+ */
+function withLocalFailure(files: FileItem[], file: FileItem): FileItem {
+  const failure = file.failure ?? files.find((f) => f.id === file.id)?.failure;
+  return failure ? { ...file, failure } : file;
+}
+
 /** The server moves an original to processing, then processed or error; the list mirrors it without a reload. */
 const withStatus = (files: FileItem[], id: string, status: string): FileItem[] =>
   files.map((f) => (f.id === id && f.type === 'original' ? { ...f, status } : f));
@@ -151,7 +160,7 @@ function applyRealtime(s: FilesState, event: RealtimeEvent, at: string): FilesSt
   switch (event.type) {
     case 'file.upload.completed':
     case 'file.preview.ready':
-      return { ...s, files: upsertTop(s.files, fromDto(event.file)) };
+      return { ...s, files: upsertTop(s.files, withLocalFailure(s.files, fromDto(event.file))) };
     case 'restoration.progress': {
       const next = withCredits(s, event.credits_remaining);
       const original = originalsOf(s).find((f) => f.id === event.original_file_id);
@@ -230,7 +239,7 @@ export function filesReducer(s: FilesState, action: FilesAction): FilesState {
         ...s,
         listStatus: 'success',
         listError: null,
-        files: [...placeholders, ...action.files],
+        files: [...placeholders, ...action.files.map((f) => withLocalFailure(s.files, f))],
         selectedOriginalIds: s.selectedOriginalIds.filter((id) => known.has(id)),
         selectedRestoredIds: s.selectedRestoredIds.filter((id) => known.has(id)),
       };
