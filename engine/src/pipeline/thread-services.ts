@@ -1,6 +1,6 @@
 // The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default; which
 // back-end reads and how the guard reads come from the engine's settings (src/settings.ts).
-import { nativeOcrAvailable, ocrBackend, type OcrResult } from '../ocr/index.js';
+import { nativeOcrAvailable, ocrBackend, type OcrResult, type Recognizer } from '../ocr/index.js';
 import {
   DEFAULT_GUARD_OPTIONS,
   guardPage,
@@ -9,6 +9,7 @@ import {
   type Box,
   scaled,
 } from '../guard/index.js';
+import type { RawImage } from '../image.js';
 import { toGrey } from '../pixels/index.js';
 import type { PageServices } from './services.js';
 import { engineSettings, type EngineSettings } from '../settings.js';
@@ -20,6 +21,26 @@ function outside<W extends Box>(words: readonly W[], boxes: readonly Box[]): W[]
     const cy = (w.y0 + w.y1) / 2;
     return !boxes.some((b) => cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1);
   });
+}
+
+/**
+ * `recognize`, reading `input` once per set of options: a page's guard checks several candidates (the network's
+ * page, the classical plan's, the fallbacks) against the same input, and each may need all of it read.
+ */
+export function readingInputOnce(recognize: Recognizer, input: RawImage): Recognizer {
+  const reads = new Map<string, Promise<OcrResult>>();
+  return (img, opts) => {
+    if (img !== input) return recognize(img, opts);
+    const key = JSON.stringify(opts ?? {});
+    let read = reads.get(key);
+    if (!read) {
+      read = recognize(img, opts);
+      reads.set(key, read);
+      // A failed read (a time limit) is tried again by the next check, as before.
+      read.catch(() => reads.delete(key));
+    }
+    return read;
+  };
 }
 
 /** The OCR and word guard of the engine's settings ('off': none, the classical pipeline alone). */
@@ -48,6 +69,7 @@ export function threadServices(
         guardRead === 'full' ? recognize(input, { dpi }) : undefined;
       // Awaited by check(); this only keeps a page that fails before its check from an unhandled rejection.
       reading?.catch(() => undefined);
+      const recognizeForGuard = readingInputOnce(recognize, input);
       return {
         check: async (output) => {
           // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
@@ -55,7 +77,7 @@ export function threadServices(
           const verdict = await guardPage(input, output, {
             dpi,
             minConfidence: await minConfidence(),
-            recognize,
+            recognize: recognizeForGuard,
             ...(reading ? { inputOcr: await reading } : { inputRead: 'changed' as const }),
             ocrOutputAtInputSize: true,
           });

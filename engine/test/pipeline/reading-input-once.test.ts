@@ -1,0 +1,46 @@
+// A page's guard reads its input once for all the candidates it checks, and reads everything else as asked.
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../../src/image.js';
+import type { OcrResult, Recognizer } from '../../src/ocr/index.js';
+import { readingInputOnce } from '../../src/pipeline/thread-services.js';
+
+const image = (): RawImage => ({ width: 2, height: 2, channels: 1, data: new Uint8Array(4) });
+const result = (text: string): OcrResult => ({ text, words: [], lines: [] });
+
+/** A recognizer that counts its reads and fails the first `failures` of them. */
+function counting(failures = 0): { recognize: Recognizer; reads: () => number } {
+  let reads = 0;
+  return {
+    recognize: (_img, opts) => {
+      reads += 1;
+      if (reads <= failures) return Promise.reject(new Error('time limit'));
+      return Promise.resolve(result(`read ${reads} at ${opts?.dpi ?? '?'}`));
+    },
+    reads: () => reads,
+  };
+}
+
+describe('readingInputOnce', () => {
+  it('reads the input once per set of options and every other image each time', async () => {
+    const input = image();
+    const other = image();
+    const { recognize, reads } = counting();
+    const guarded = readingInputOnce(recognize, input);
+    const first = await guarded(input, { dpi: 150 });
+    expect(await guarded(input, { dpi: 150 })).toBe(first);
+    expect(reads()).toBe(1);
+    expect((await guarded(input, { dpi: 300 })).text).toBe('read 2 at 300');
+    await guarded(other, { dpi: 150 });
+    await guarded(other, { dpi: 150 });
+    expect(reads()).toBe(4);
+  });
+
+  it('tries a failed read of the input again', async () => {
+    const input = image();
+    const { recognize, reads } = counting(1);
+    const guarded = readingInputOnce(recognize, input);
+    await expect(guarded(input, { dpi: 150 })).rejects.toThrow('time limit');
+    expect((await guarded(input, { dpi: 150 })).text).toBe('read 2 at 150');
+    expect(reads()).toBe(2);
+  });
+});
