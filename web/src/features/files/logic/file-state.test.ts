@@ -38,6 +38,20 @@ const progress = (over: Partial<RealtimeEvent & { type: 'restoration.progress' }
   ...over,
 });
 
+/** o1's job j1 completed: restored file r2, all 3 pages done unless `over` says otherwise. */
+const completed = (over: Partial<RealtimeEvent & { type: 'restoration.completed' }> = {}): RealtimeEvent => ({
+  type: 'restoration.completed',
+  original_file_id: 'o1',
+  fileId: 'o1',
+  jobId: 'j1',
+  file: dto({ id: 'r2', type: 'restored', status: 'processed', original_file_id: 'o1' }),
+  totalPages: 3,
+  successfulPages: 3,
+  failedPages: 0,
+  credits_remaining: 4,
+  ...over,
+});
+
 describe('file list and selection', () => {
   it('splits originals and restored and maps size_bytes', () => {
     expect(originalsOf(loaded).map((f) => f.id)).toEqual(['o1', 'o2']);
@@ -213,21 +227,7 @@ describe('realtime events', () => {
   });
 
   it('restoration.completed removes the placeholder and adds the restored file at the top', () => {
-    const s = run(
-      loaded,
-      rt(progress()),
-      rt({
-        type: 'restoration.completed',
-        original_file_id: 'o1',
-        fileId: 'o1',
-        jobId: 'j1',
-        file: dto({ id: 'r2', type: 'restored', status: 'processed', original_file_id: 'o1' }),
-        totalPages: 3,
-        successfulPages: 3,
-        failedPages: 0,
-        credits_remaining: 4,
-      }),
-    );
+    const s = run(loaded, rt(progress()), rt(completed()));
     expect(restoredOf(s).map((f) => f.id)).toEqual(['r2', 'r1']);
     expect(s.credits).toBe(4);
     expect(s.files.find((f) => f.id === 'o1')?.status).toBe('processed');
@@ -299,18 +299,7 @@ describe('realtime events', () => {
     };
     const s = run(
       loaded,
-      rt({
-        type: 'restoration.completed',
-        original_file_id: 'o1',
-        fileId: 'o1',
-        jobId: 'j1',
-        file: dto({ id: 'r2', type: 'restored', status: 'processed', original_file_id: 'o1' }),
-        totalPages: 3,
-        successfulPages: 2,
-        failedPages: 1,
-        credits_remaining: 5,
-        failure,
-      }),
+      rt(completed({ successfulPages: 2, failedPages: 1, credits_remaining: 5, failure })),
     );
     const text =
       '1 of 3 pages could not be restored: Page 2 took longer than 1000 ms. 1 credit was returned.';
@@ -382,20 +371,7 @@ describe('realtime events', () => {
     const afterReload = run(afterPreview, { type: 'list/loaded', files: loaded.files });
     expect(afterReload.files.find((f) => f.id === 'o1')?.failure).toBe(reason);
     // A restoration that completes clears it.
-    const done = run(
-      afterReload,
-      rt({
-        type: 'restoration.completed',
-        original_file_id: 'o1',
-        fileId: 'o1',
-        jobId: 'j1',
-        file: dto({ id: 'r2', type: 'restored', status: 'processed', original_file_id: 'o1' }),
-        totalPages: 3,
-        successfulPages: 3,
-        failedPages: 0,
-        credits_remaining: 7,
-      }),
-    );
+    const done = run(afterReload, rt(completed({ credits_remaining: 7 })));
     expect(done.files.find((f) => f.id === 'o1')?.failure).toBeUndefined();
   });
 
