@@ -276,18 +276,18 @@ describe('scale-out: 2 API nodes, 2 workers, PostgreSQL, Redis, S3', () => {
       socket: soloSocket,
       node: api[0]!.url,
     }));
-    // Where the machine's CPU went during a batch: the workers' share of it, and their CPU time per page.
-    const cpuOf = async (pages: number, batch: () => Promise<number>) => {
+    // A timed batch of whole pages on warm workers (one untimed page per worker first: the models load, the code
+    // warms): pages per minute, and where the machine's CPU went: the workers' share of it and their CPU a page.
+    const timedBatch = async (pairs: typeof soloPairs) => {
+      await restoreBatch(pairs.slice(0, workers.length), fullPage);
       const workerCpu = () => workers.reduce((sum, w) => sum + cpuSeconds(w.process.child.pid), 0);
       const [busy0, cpu0] = [machineBusySeconds(), workerCpu()];
-      const perMinute = await batch();
+      const perMinute = await restoreBatch(pairs, fullPage);
       const [busy, cpu] = [machineBusySeconds() - busy0, workerCpu() - cpu0];
       const share = `workers ${((100 * cpu) / busy).toFixed(0)} % of the machine's busy CPU`;
-      return { perMinute, note: `${(cpu / pages).toFixed(2)} s worker CPU a page, ${share}` };
+      return { perMinute, note: `${(cpu / pairs.length).toFixed(2)} s worker CPU a page, ${share}` };
     };
-    // Each timed batch runs on warm workers: one untimed page per worker first (the models load, the code warms).
-    await restoreBatch(soloPairs.slice(0, 1), fullPage);
-    const one = await cpuOf(6, () => restoreBatch(soloPairs, fullPage));
+    const one = await timedBatch(soloPairs);
     const onePerMinute = one.perMinute;
     figure(
       `restoration, 1 worker: ${onePerMinute.toFixed(1)} pages/min (6 whole scanned pages, 1 engine thread; ${one.note})`,
@@ -302,8 +302,7 @@ describe('scale-out: 2 API nodes, 2 workers, PostgreSQL, Redis, S3', () => {
       socket: pairSockets[i % 2]!,
       node: api[i % 2]!.url,
     }));
-    await restoreBatch(duoPairs.slice(0, 2), fullPage);
-    const two = await cpuOf(12, () => restoreBatch(duoPairs, fullPage));
+    const two = await timedBatch(duoPairs);
     const twoPerMinute = two.perMinute;
     figure(
       `restoration, 2 workers: ${twoPerMinute.toFixed(1)} pages/min (12 whole scanned pages, 2 users; ${two.note})`,
