@@ -1,6 +1,6 @@
 // Real Folio processes on loopback for the scale suite, started from the compiled entry points
 // (`npm run build`, then `NODE_OPTIONS=--conditions=folio-dist node dist/<role>.js`), as the image runs them.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -29,9 +29,29 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function startRole(name: string, role: Role, env: Record<string, string>): FolioProcess {
+/**
+ * Whether `taskset` can pin a process to each of these cores here (Linux with util-linux, and the cores within the
+ * set this process may run on): tried with `true`.
+ */
+export function canPinToCores(cores: readonly number[]): boolean {
+  return cores.every((core) => spawnSync('taskset', ['--cpu-list', String(core), 'true']).status === 0);
+}
+
+/**
+ * Starts `node dist/<role>.js`; with `core`, under `taskset` on that one core (its threads and the children it
+ * starts, Tesseract's included, stay there), as a container given one cpuset core would run.
+ */
+export function startRole(
+  name: string,
+  role: Role,
+  env: Record<string, string>,
+  core?: number,
+): FolioProcess {
+  const node = [process.execPath, `dist/${role}.js`];
+  // taskset execs the command, so the child's pid is node's own (signals and /proc figures reach it).
+  const [command, ...args] = core === undefined ? node : ['taskset', '--cpu-list', String(core), ...node];
   // NODE_OPTIONS rather than a flag: worker threads started with their own execArgv still see it.
-  const child = spawn(process.execPath, [`dist/${role}.js`], {
+  const child = spawn(command!, args, {
     cwd: BACKEND_DIR,
     env: { ...env, NODE_OPTIONS: '--conditions=folio-dist' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,6 +19,7 @@ import { openSocket, settle, type TestSocket } from '../test/realtime/socket-cli
 import { degradedPage, pngCrop, tiffPages } from '../test/restoration/fixtures.js';
 import { workerEnv } from '../test/restoration/worker-process.js';
 import {
+  canPinToCores,
   freePort,
   metricValue,
   percentile,
@@ -68,8 +69,13 @@ function figure(text: string): void {
   console.log(`FIGURE ${line}`);
 }
 
-function start(name: string, role: 'main' | 'worker' | 'sweep', env: Record<string, string>): FolioProcess {
-  const child = startRole(name, role, { ...baseEnv, ...env });
+function start(
+  name: string,
+  role: 'main' | 'worker' | 'sweep',
+  env: Record<string, string>,
+  core?: number,
+): FolioProcess {
+  const child = startRole(name, role, { ...baseEnv, ...env }, core);
   processes.push(child);
   return child;
 }
@@ -82,12 +88,21 @@ async function startApi(port?: number): Promise<{ url: string; port: number; pro
   return { url, port: listenOn, process: node };
 }
 
-async function startWorker(): Promise<{ metricsUrl: string; process: FolioProcess }> {
+// Each worker on a core of its own (slot 0 on core 0, slot 1 on core 1), so that "1 worker" and "2 workers" mean one
+// core and two cores of engine work, whatever the worker's other threads do; the API nodes, PostgreSQL, Redis and
+// s3rver float. Unpinned where cores 0 and 1 cannot both be had (no taskset, one core, a narrower CPU set), or with
+// FOLIO_SCALE_PIN_WORKERS=false, for comparison.
+const PIN_WORKERS = process.env.FOLIO_SCALE_PIN_WORKERS !== 'false' && canPinToCores([0, 1]);
+
+async function startWorker(slot: number): Promise<{ metricsUrl: string; process: FolioProcess }> {
   const metricsPort = await freePort();
-  const node = start(`worker-${metricsPort}`, 'worker', {
-    METRICS_PORT: String(metricsPort),
-    JOB_CONCURRENCY: '1',
-  });
+  const core = PIN_WORKERS ? slot % 2 : undefined;
+  const node = start(
+    `worker-${metricsPort}`,
+    'worker',
+    { METRICS_PORT: String(metricsPort), JOB_CONCURRENCY: '1' },
+    core,
+  );
   const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   await waitReady(`http://127.0.0.1:${metricsPort}`);
   return { metricsUrl, process: node };
@@ -169,14 +184,28 @@ const smallPage = (i: number): Promise<Buffer> => pngCrop(180 + (i % 7) * 20);
  */
 const fullPage = (i: number): Promise<Buffer> => degradedPage(1 + (i % 6));
 
-/** Restores one PNG per (user, socket) pair and returns pages per minute from first request to last event. */
+/**
+ * Restores one PNG per (user, socket) pair and returns pages per minute from the first restore request to the last
+ * event.
+ */
 async function restoreBatch(
   pairs: readonly { user: User; socket: TestSocket; node: string }[],
   page: (i: number) => Promise<Buffer> = smallPage,
+  onClockStart?: () => void,
 ): Promise<number> {
   const uploads = await Promise.all(
     pairs.map(async ({ user, node }, i) => upload(node, user, await page(i), `p${i}.png`, 'image/png')),
   );
+  // The clock starts once the API nodes have rendered the uploads' previews, as a user's uploads would be done
+  // before they press Restore; the previews of the restored files, rendered during the batch, count.
+  await waitFor(`${uploads.length} upload previews`, () =>
+    uploads.every((id, i) =>
+      pairs[i]!.socket.events.some((e) => e.type === 'file.preview.ready' && e.fileId === id),
+    )
+      ? true
+      : undefined,
+  );
+  onClockStart?.();
   const startedAt = Date.now();
   const jobs = await Promise.all(
     pairs.map(({ user, node }, i) => restore(node, user, uploads[i] ?? '', `p${i}.png`)),
@@ -226,7 +255,7 @@ beforeAll(async () => {
   const migrate = startRole('migrate', 'migrate', baseEnv);
   expect(await migrate.exited).toBe(0);
   for (let i = 0; i < 2; i += 1) api.push(await startApi());
-  workers.push(await startWorker());
+  workers.push(await startWorker(0));
 }, 240_000);
 
 afterAll(async () => {
@@ -281,20 +310,23 @@ describe('scale-out: 2 API nodes, 2 workers, PostgreSQL, Redis, S3', () => {
     const timedBatch = async (pairs: typeof soloPairs) => {
       await restoreBatch(pairs.slice(0, workers.length), fullPage);
       const workerCpu = () => workers.reduce((sum, w) => sum + cpuSeconds(w.process.child.pid), 0);
-      const [busy0, cpu0] = [machineBusySeconds(), workerCpu()];
-      const perMinute = await restoreBatch(pairs, fullPage);
+      let [busy0, cpu0] = [0, 0];
+      const perMinute = await restoreBatch(pairs, fullPage, () => {
+        [busy0, cpu0] = [machineBusySeconds(), workerCpu()];
+      });
       const [busy, cpu] = [machineBusySeconds() - busy0, workerCpu() - cpu0];
       const share = `workers ${((100 * cpu) / busy).toFixed(0)} % of the machine's busy CPU`;
       return { perMinute, note: `${(cpu / pairs.length).toFixed(2)} s worker CPU a page, ${share}` };
     };
+    const pinned = PIN_WORKERS ? ', each worker on a core of its own' : ', workers not pinned to cores';
     const one = await timedBatch(soloPairs);
     const onePerMinute = one.perMinute;
     figure(
-      `restoration, 1 worker: ${onePerMinute.toFixed(1)} pages/min (6 whole scanned pages, 1 engine thread; ${one.note})`,
+      `restoration, 1 worker: ${onePerMinute.toFixed(1)} pages/min (6 whole scanned pages, 1 engine thread${pinned}; ${one.note})`,
     );
     await soloSocket.close();
 
-    workers.push(await startWorker());
+    workers.push(await startWorker(1));
     const pair = await Promise.all([signUp(api[0]!.url, 'duo-a'), signUp(api[1]!.url, 'duo-b')]);
     const pairSockets = await Promise.all(pair.map((user, i) => openOn(api[1 - i]!.url, user)));
     const duoPairs = Array.from({ length: 12 }, (_, i) => ({
@@ -361,7 +393,7 @@ describe('scale-out: 2 API nodes, 2 workers, PostgreSQL, Redis, S3', () => {
         .where('reason', '=', 'refund')
         .execute();
       expect(refunds).toEqual([]);
-      workers[holder] = await startWorker();
+      workers[holder] = await startWorker(holder);
       await socket.close();
     });
   }
