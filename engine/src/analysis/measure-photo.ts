@@ -91,7 +91,7 @@ export function edgeBlur(img: RawImage): number {
   if (width < 16 || height < 16) return 0;
   const src = Float32Array.from(grey.data);
   const s0 = 1;
-  const blurred = gaussianBlur(src, width, height, s0);
+  const blurred = lazyGaussianBlur(src, width, height, s0);
   const g0 = gradientMagnitude(src, width, height);
   const threshold = Math.max(8, quantile(g0, 0.97));
   const sigmas: number[] = [];
@@ -109,7 +109,7 @@ export function edgeBlur(img: RawImage): number {
           }
       if (!isMax) continue;
       // The blurred copy's gradient is needed at these few maxima only.
-      const r = Math.max(1.0001, g / Math.max(1e-6, Math.fround(sobel(blurred, width, i))));
+      const r = Math.max(1.0001, g / Math.max(1e-6, Math.fround(sobelOf(blurred, width, i))));
       sigmas.push(s0 / Math.sqrt(r * r - 1));
     }
   }
@@ -147,13 +147,20 @@ export function quantile(values: Float32Array, q: number): number {
   return inBin[rank - below]!;
 }
 
-/** Separable Gaussian blur of a float plane (clamped borders). */
-export function gaussianBlur(src: Float32Array, width: number, height: number, sigma: number): Float32Array {
+/** The normalised taps of a Gaussian of `sigma`, 2r + 1 of them with r = ceil(3 sigma) (at least 1). */
+function gaussianTaps(sigma: number): Float32Array {
   const r = Math.max(1, Math.ceil(sigma * 3));
   const k = new Float32Array(2 * r + 1);
   let sum = 0;
   for (let i = -r; i <= r; i++) sum += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
   for (let i = 0; i < k.length; i++) k[i]! /= sum;
+  return k;
+}
+
+/** Separable Gaussian blur of a float plane (clamped borders). */
+export function gaussianBlur(src: Float32Array, width: number, height: number, sigma: number): Float32Array {
+  const k = gaussianTaps(sigma);
+  const r = (k.length - 1) / 2;
   const tmp = new Float32Array(src.length);
   const out = new Float32Array(src.length);
   // Pixels within r of an edge clamp their taps; the others (nearly all) skip the clamping.
@@ -183,6 +190,73 @@ export function gaussianBlur(src: Float32Array, width: number, height: number, s
     }
   }
   return out;
+}
+
+/**
+ * gaussianBlur's value at one pixel, computed when first asked for (and kept): the same taps summed in the same
+ * order and rounded to 32 bits at the same two places, so every value equals the whole image's. For measures that
+ * need the blurred copy near a few pixels only.
+ */
+export function lazyGaussianBlur(
+  src: Float32Array,
+  width: number,
+  height: number,
+  sigma: number,
+): (i: number) => number {
+  const k = gaussianTaps(sigma);
+  const r = (k.length - 1) / 2;
+  const tmp = new Float32Array(src.length);
+  const tmpDone = new Uint8Array(src.length);
+  const out = new Float32Array(src.length);
+  const outDone = new Uint8Array(src.length);
+  const horizontal = (j: number): number => {
+    if (tmpDone[j]) return tmp[j]!;
+    const x = j % width;
+    const row = j - x;
+    let acc = 0;
+    if (x >= r && x < width - r) {
+      for (let i = -r; i <= r; i++) acc += k[i + r]! * src[row + x + i]!;
+    } else {
+      for (let i = -r; i <= r; i++) acc += k[i + r]! * src[row + Math.min(width - 1, Math.max(0, x + i))]!;
+    }
+    tmpDone[j] = 1;
+    tmp[j] = acc; // rounded to 32 bits as it is stored, as in gaussianBlur
+    return tmp[j];
+  };
+  return (j: number): number => {
+    if (outDone[j]) return out[j]!;
+    const x = j % width;
+    const y = (j - x) / width;
+    let acc = 0;
+    if (y >= r && y < height - r) {
+      for (let i = -r; i <= r; i++) acc += k[i + r]! * horizontal((y + i) * width + x);
+    } else {
+      for (let i = -r; i <= r; i++)
+        acc += k[i + r]! * horizontal(Math.min(height - 1, Math.max(0, y + i)) * width + x);
+    }
+    outDone[j] = 1;
+    out[j] = acc;
+    return out[j];
+  };
+}
+
+/** sobel over values given one by one (a lazily blurred copy); the same sums in the same order. */
+function sobelOf(value: (j: number) => number, width: number, i: number): number {
+  const gx =
+    value(i - width + 1) +
+    2 * value(i + 1) +
+    value(i + width + 1) -
+    value(i - width - 1) -
+    2 * value(i - 1) -
+    value(i + width - 1);
+  const gy =
+    value(i + width - 1) +
+    2 * value(i + width) +
+    value(i + width + 1) -
+    value(i - width - 1) -
+    2 * value(i - width) -
+    value(i - width + 1);
+  return Math.sqrt(gx * gx + gy * gy);
 }
 
 /** Sobel gradient magnitude at pixel i (not on the border). */

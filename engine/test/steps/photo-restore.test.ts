@@ -7,6 +7,7 @@ import {
   estimateMotion,
   gaussianBlur,
   grainNoise,
+  lazyGaussianBlur,
 } from '../../src/analysis/measure-photo.js';
 import { diskKernel } from '../../src/pixels/kernels.js';
 import { planPhoto } from '../../src/analysis/plan-photo.js';
@@ -300,6 +301,27 @@ describe('photo restoration steps on real eval crops', () => {
       .get('deblur-motion')
       .run(smeared, { angle: motion.angle, length: motion.length + 0.7, nsr: 0.01 });
     expect(psnr(out, clean)).toBeGreaterThan(psnr(smeared, clean) + 1.5);
+  });
+});
+
+describe('lazyGaussianBlur', () => {
+  it("gives the whole-image blur's exact value at every pixel, borders included, asked in any order", () => {
+    const [width, height] = [37, 23];
+    const src = new Float32Array(width * height);
+    let seed = 7;
+    for (let i = 0; i < src.length; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      src[i] = seed % 256;
+    }
+    for (const sigma of [0.8, 1, 2.5]) {
+      const whole = gaussianBlur(src, width, height, sigma);
+      const at = lazyGaussianBlur(src, width, height, sigma);
+      const order = Array.from({ length: src.length }, (_, i) => (i * 389) % src.length);
+      const lazy = new Float32Array(src.length);
+      for (const i of order) lazy[i] = at(i);
+      expect(lazy).toEqual(whole);
+      expect(at(5)).toBe(whole[5]); // asked again: the kept value
+    }
   });
 });
 
