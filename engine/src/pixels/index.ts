@@ -38,10 +38,8 @@ export function dropAlpha(img: RawImage): RawImage {
 }
 
 /**
- * Separable running max (dilate = true) or min over a (2r+1)² square, clipped at the borders. Van Herk /
- * Gil-Werman: the line is cut into blocks of 2r+1; a window then spans at most two blocks, and its extreme is the
- * larger of the first block's suffix extreme and the second's prefix extreme: three comparisons per pixel and
- * pass, whatever the radius (windows reaching past the border see the neutral value, as if clipped).
+ * Separable running max (dilate = true) or min over a (2r+1)² square, clipped at the borders. The min is the
+ * max of the inverted image, inverted back, so one kernel with its comparison written inline serves both.
  */
 export function rankFilter(
   src: Uint8Array,
@@ -51,9 +49,23 @@ export function rankFilter(
   max: boolean,
 ): Uint8Array {
   if (r <= 0) return src.slice();
+  if (max) return runningMax(src, width, height, r);
+  return inverted(runningMax(inverted(src), width, height, r));
+}
+
+function inverted(src: Uint8Array): Uint8Array {
+  const out = new Uint8Array(src.length);
+  for (let i = 0; i < src.length; i++) out[i] = 255 - src[i]!;
+  return out;
+}
+
+/**
+ * Van Herk / Gil-Werman running max: the line is cut into blocks of 2r+1; a window then spans at most two blocks,
+ * and its max is the larger of the first block's suffix max and the second's prefix max: three comparisons per
+ * pixel and pass, whatever the radius (windows reaching past the border see 0, as if clipped).
+ */
+function runningMax(src: Uint8Array, width: number, height: number, r: number): Uint8Array {
   const k = 2 * r + 1;
-  const neutral = max ? 0 : 255;
-  const better = max ? (a: number, b: number) => (a > b ? a : b) : (a: number, b: number) => (a < b ? a : b);
   // Along the rows, one row at a time in a padded copy.
   const tmp = new Uint8Array(src.length);
   const m = width + 2 * r;
@@ -62,33 +74,63 @@ export function rankFilter(
   const h = new Uint8Array(m);
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    p.fill(neutral);
+    p.fill(0);
     p.set(src.subarray(row, row + width), r);
-    for (let i = 0; i < m; i++) g[i] = i % k === 0 ? p[i]! : better(g[i - 1]!, p[i]!);
-    for (let i = m - 1; i >= 0; i--)
-      h[i] = i === m - 1 || (i + 1) % k === 0 ? p[i]! : better(h[i + 1]!, p[i]!);
-    for (let x = 0; x < width; x++) tmp[row + x] = better(h[x]!, g[x + 2 * r]!);
+    for (let i = 0; i < m; i++) {
+      const v = p[i]!;
+      const before = g[i - 1]!;
+      g[i] = i % k === 0 || v > before ? v : before;
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      const v = p[i]!;
+      const after = h[i + 1]!;
+      h[i] = i === m - 1 || (i + 1) % k === 0 || v > after ? v : after;
+    }
+    for (let x = 0; x < width; x++) {
+      const a = h[x]!;
+      const b = g[x + 2 * r]!;
+      tmp[row + x] = a > b ? a : b;
+    }
   }
-  // Along the columns, all columns at once, row by row (padded rows are neutral).
+  // Along the columns, all columns at once, row by row (padded rows are 0).
   const rows = height + 2 * r;
   const gc = new Uint8Array(rows * width);
   const hc = new Uint8Array(rows * width);
-  const padded = (i: number, x: number) => (i < r || i >= height + r ? neutral : tmp[(i - r) * width + x]!);
   for (let i = 0; i < rows; i++) {
     const at = i * width;
-    if (i % k === 0) for (let x = 0; x < width; x++) gc[at + x] = padded(i, x);
-    else for (let x = 0; x < width; x++) gc[at + x] = better(gc[at - width + x]!, padded(i, x));
+    const inside = i >= r && i < height + r;
+    const from = (i - r) * width;
+    if (i % k === 0) {
+      if (inside) gc.set(tmp.subarray(from, from + width), at);
+    } else
+      for (let x = 0; x < width; x++) {
+        const v = inside ? tmp[from + x]! : 0;
+        const before = gc[at - width + x]!;
+        gc[at + x] = v > before ? v : before;
+      }
   }
   for (let i = rows - 1; i >= 0; i--) {
     const at = i * width;
-    if (i === rows - 1 || (i + 1) % k === 0) for (let x = 0; x < width; x++) hc[at + x] = padded(i, x);
-    else for (let x = 0; x < width; x++) hc[at + x] = better(hc[at + width + x]!, padded(i, x));
+    const inside = i >= r && i < height + r;
+    const from = (i - r) * width;
+    if (i === rows - 1 || (i + 1) % k === 0) {
+      if (inside) hc.set(tmp.subarray(from, from + width), at);
+    } else
+      for (let x = 0; x < width; x++) {
+        const v = inside ? tmp[from + x]! : 0;
+        const after = hc[at + width + x]!;
+        hc[at + x] = v > after ? v : after;
+      }
   }
   const out = new Uint8Array(src.length);
   for (let y = 0; y < height; y++) {
     const top = y * width;
     const bottom = (y + 2 * r) * width;
-    for (let x = 0; x < width; x++) out[top + x] = better(hc[top + x]!, gc[bottom + x]!);
+    for (let x = 0; x < width; x++) {
+      const a = hc[top + x]!;
+      const b = gc[bottom + x]!;
+      out[top + x] = a > b ? a : b;
+    }
   }
   return out;
 }
