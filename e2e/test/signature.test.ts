@@ -148,4 +148,41 @@ describe('signature mode', () => {
     // pdf.js saves a signature as a Stamp annotation drawing its outline.
     expect(annotations.map((a) => a.subtype)).toEqual(['Stamp', 'Stamp']);
   });
+
+  it('opens the signature dialog when the mode and Add signature are pressed the moment the file opens', async () => {
+    const session = await devLogin(backend.url);
+    const opened = await openDashboard(browser, backend.url, session);
+    await context?.close();
+    context = opened.context;
+    const { page } = opened;
+    await uploadThroughUi(page, [PDF_3_PAGES]);
+    // A slower CPU (as under load) leaves time between the document's opening and its first page's editor layer.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+    await page.getByRole('button', { name: 'Open pdf_001.pdf' }).click();
+    const viewer = page.getByTestId('file-viewer');
+    await viewer.locator('[data-testid="pdf-viewer"][data-status="ready"]').waitFor({ timeout: 60_000 });
+    // Pressed from within the page, without waiting for anything: what an enabled control does at once.
+    const pressed = await page.evaluate(async () => {
+      const find = (name: string) =>
+        [...document.querySelectorAll<HTMLButtonElement>('[data-testid="file-viewer"] button')].find(
+          (b) => b.textContent?.trim() === name,
+        );
+      const press = (name: string) => {
+        const button = find(name);
+        if (!button || button.disabled) return false;
+        button.click();
+        return true;
+      };
+      const mode = press('Signature');
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return { mode, add: press('Add signature') };
+    });
+    // What was not enabled yet is pressed once it is.
+    if (!pressed.mode) await viewer.getByRole('button', { name: 'Signature', exact: true }).click();
+    if (!pressed.add)
+      await viewer.getByRole('button', { name: 'Add signature', exact: true }).click({ timeout: 60_000 });
+    await viewer.getByRole('dialog', { name: 'Add a signature' }).waitFor({ timeout: 60_000 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  }, 240_000);
 });

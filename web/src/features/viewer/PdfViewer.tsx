@@ -61,6 +61,10 @@ export function PdfViewer({
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<FindResult | null>(null);
   const [mode, setMode] = useState<EditorModeKey>('none');
+  // The mode pdf.js reports it is in, null until the first page's editor layer is there. pdf.js builds its editor
+  // after the document opens and enters a mode after re-rendering the pages: a mode or an image asked for before
+  // then is lost.
+  const [activeMode, setActiveMode] = useState<EditorModeKey | null>(null);
   const [undoRedo, setUndoRedo] = useState({ undo: false, redo: false });
   const [saving, setSaving] = useState(false);
 
@@ -71,6 +75,7 @@ export function PdfViewer({
     let resizeObserver: ResizeObserver | null = null;
     let stopRefit = () => {};
     setStatus('loading');
+    setActiveMode(null);
     (async () => {
       const { pdfjs, viewerLib } = await loadPdfViewer();
       if (cancelled || !container.current || !viewerDiv.current) return;
@@ -119,7 +124,9 @@ export function PdfViewer({
       );
       eventBus.on('annotationeditormodechanged', (e: { mode: number }) => {
         const known = EDITOR_MODES.find((m) => m.type === e.mode);
-        if (known) setMode(known.key);
+        if (!known) return;
+        setMode(known.key);
+        setActiveMode(known.key);
       });
       eventBus.on(
         'annotationeditorstateschanged',
@@ -361,7 +368,7 @@ export function PdfViewer({
               type="button"
               className={toolButton}
               aria-pressed={mode === m.key}
-              disabled={!ready}
+              disabled={!ready || activeMode === null}
               onClick={() => chooseMode(m.key)}
             >
               {m.label}
@@ -369,7 +376,12 @@ export function PdfViewer({
           ))}
         </div>
         {mode === 'stamp' || mode === 'signature' ? (
-          <button type="button" className={toolButton} disabled={!ready} onClick={addEditor}>
+          <button
+            type="button"
+            className={toolButton}
+            disabled={!ready || activeMode !== mode}
+            onClick={addEditor}
+          >
             {mode === 'stamp' ? 'Add image' : 'Add signature'}
           </button>
         ) : null}
