@@ -49,8 +49,8 @@ export function planPhoto(
     const sigma = round2(Math.min(14, 9 * (block - 1) + 3 * grain));
     steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma * 2, stride } });
   } else if (grain > 2) {
-    const sigma = round2(Math.min(12, grain * 3.2));
-    steps.push({ name: 'denoise-dct', params: { sigma, chromaSigma: sigma, stride } });
+    // Grain and sensor noise are measured coefficient by coefficient (the step's noise spectrum).
+    steps.push({ name: 'denoise-dct', params: { spectrum: true, stride } });
   }
 
   // 2. Deblurring, before the levels: restore-fade clips at black and white, and a deconvolution of clipped

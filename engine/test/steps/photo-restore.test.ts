@@ -10,6 +10,7 @@ import {
   lazyGaussianBlur,
 } from '../../src/analysis/measure-photo.js';
 import { diskKernel } from '../../src/pixels/kernels.js';
+import { noiseSpectrum } from '../../src/steps/photo-restore.js';
 import { planPhoto } from '../../src/analysis/plan-photo.js';
 import { createImage, type RawImage } from '../../src/image.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
@@ -180,6 +181,44 @@ describe('photo restoration steps on real eval crops', () => {
     const out = await steps.get('denoise-dct').run(grainy, { sigma, chromaSigma: sigma, stride: 1 });
     expect(grainNoise(out)).toBeLessThan(grainNoise(grainy) * 0.5);
     expect(psnr(out, clean)).toBeGreaterThan(psnr(grainy, clean) + 0.8);
+  });
+
+  it('noiseSpectrum measures blurred grain as noise of the low frequencies, white noise as flat', () => {
+    const flat = createImage(256, 256, 1);
+    flat.data.fill(128);
+    const plane = (img: RawImage) => Float32Array.from(img.data);
+    const grain = noiseSpectrum(plane(withGrain(flat, 8)), 256, 256);
+    // Grain blurred by 0.8 px: the lowest frequencies carry several times the noise of the highest.
+    expect(grain[1]!).toBeGreaterThan(3 * grain[63]!);
+    expect(grain[1]!).toBeGreaterThan(8);
+    // White noise: every coefficient beyond the lowest five (the blocks are chosen for their small values there)
+    // reads its σ of 6. Mulberry32 here: the LCG above leaves a pattern in the highest frequencies.
+    let state = 11;
+    const uniform = () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+    };
+    const white = Float32Array.from(
+      { length: 512 * 512 },
+      () => 128 + 6 * Math.sqrt(-2 * Math.log(uniform() + 1e-12)) * Math.cos(2 * Math.PI * uniform()),
+    );
+    const spectrum = noiseSpectrum(white, 512, 512);
+    for (let k = 1; k < 64; k++) {
+      if ([1, 8, 2, 9, 16].includes(k)) expect(spectrum[k]!).toBeLessThan(6);
+      else expect(Math.abs(spectrum[k]! - 6)).toBeLessThan(0.8);
+    }
+  });
+
+  it('denoise-dct with the measured spectrum removes film grain better than one threshold for all', async () => {
+    const clean = await crop('photo_003', 'clean.png', { left: 300, top: 150, width: 200, height: 160 });
+    const grainy = withGrain(clean, 8);
+    const sigma = grainNoise(grainy) * 3.2;
+    const one = await steps.get('denoise-dct').run(grainy, { sigma, chromaSigma: sigma, stride: 1 });
+    const measured = await steps.get('denoise-dct').run(grainy, { spectrum: true, stride: 1 });
+    expect(psnr(measured, clean)).toBeGreaterThan(psnr(one, clean) + 0.5);
+    expect(psnr(measured, clean)).toBeGreaterThan(psnr(grainy, clean) + 2);
   });
 
   it('denoise-dct removes JPEG blocking', async () => {
