@@ -132,19 +132,19 @@ function blockDct(
 }
 
 /**
- * The noise of one plane, coefficient by coefficient of the 8×8 DCT: the robust spread (median of the squares,
- * scaled to a standard deviation) of each coefficient over the flattest quarter of the blocks, those with the least
- * low-frequency structure. Noise that is not white (film grain and sensor noise are blurred: their energy lies
- * in the low frequencies) gets the threshold of its own spectrum; a picture's texture, absent from its flattest
- * blocks, is not taken for noise. Blocks touching black or white, where clipping hides the noise, are left out.
- */
-/**
  * The lowest frequencies beside DC (u + v = 1 or 2): a block's shading and edges, what makes it not flat. Chosen for
  * their small values, these coefficients read below their noise, so their thresholds stay lower and keep a
  * picture's shading (on the dev photos this does better than measuring them on blocks chosen by the others).
  */
 const STRUCTURE = [1, 8, 2, 9, 16];
 
+/**
+ * The noise of one plane, coefficient by coefficient of the 8×8 DCT: the robust spread (median of the squares,
+ * scaled to a standard deviation) of each coefficient over the flattest quarter of the blocks, those with the least
+ * low-frequency structure. Noise that is not white (film grain and sensor noise are blurred: their energy lies
+ * in the low frequencies) gets the threshold of its own spectrum; a picture's texture, absent from its flattest
+ * blocks, is not taken for noise. Blocks touching black or white, where clipping hides the noise, are left out.
+ */
 export function noiseSpectrum(src: Float32Array, width: number, height: number): Float64Array {
   const sigma = new Float64Array(64);
   const found: { structure: number; coefficients: Float64Array }[] = [];
