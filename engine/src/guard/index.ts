@@ -15,8 +15,8 @@ export {
   type GuardResult,
 } from './check.js';
 export {
-  MAX_CONFIDENCE_DROP,
-  MAX_LOST_WORD_SHARE,
+  FALLBACK_TOLERANCE,
+  RESTORATION_TOLERANCE,
   READ_CONFIDENCE,
   readingQuality,
   readsBetter,

@@ -10,7 +10,7 @@ import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
-import { neverWorse } from '../guard/never-worse.js';
+import { neverWorse, pageReadsBetter } from '../guard/never-worse.js';
 import { readsBetter } from '../guard/quality.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
@@ -182,16 +182,19 @@ export async function restorePageInThread(
     let classicalTried = false;
     // The network learned from generated damage: where its page does not read clearly better than the input, or
     // the guard found clearly read words changed, the classical plan is read too, and the page keeps it when it
-    // reads clearly better than the network's.
+    // reads clearly better than the network's, or than the input where the network's does not.
+    const netProven = pageReadsBetter(verdict);
     const unsure =
-      !verdict.accept ||
-      verdict.badLines.length > 0 ||
-      (verdict.reading !== undefined && !readsBetter(verdict.reading.output, verdict.reading.input));
+      !verdict.accept || verdict.badLines.length > 0 || (verdict.reading !== undefined && !netProven);
     if (useNet && verdict.reading && unsure) {
       classicalTried = true;
       const classical = await runClassical();
       const second = await guard.check(classical);
-      if (second.reading && readsBetter(second.reading.output, verdict.reading.output)) {
+      if (
+        second.reading &&
+        (readsBetter(second.reading.output, verdict.reading.output) ||
+          (!netProven && pageReadsBetter(second)))
+      ) {
         output = classical;
         verdict = second;
         applied = [...geometry, ...plan.steps].map((c) => c.name);
@@ -206,14 +209,16 @@ export async function restorePageInThread(
         registry,
         keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
       ));
-    // The whole page must read no worse than the input; otherwise it falls back to what does.
-    // With the network, the classical plan measured on the input is tried before its conservative steps.
+    // The whole page must read no worse than the input, and clearly better unless it shows the conservative steps;
+    // otherwise it falls back to what does. With the network, the classical plan measured on the input is tried
+    // before its conservative steps.
     const safer = await neverWorse(image, verdict, guard, [
       ...(useNet && !classicalTried ? [{ source: 'classical' as const, run: runClassical }] : []),
       { source: 'conservative', run: runConservative },
     ]);
     if (safer) {
-      fallback = { reason: safer.reason, lostWords: verdict.lostWords };
+      // A restoration that read no better is no guard failure: the page shows the conservative steps (or the input).
+      if (safer.worse) fallback = { reason: safer.reason, lostWords: verdict.lostWords };
       output = safer.image;
       outDpi = Math.round((dpi * output.width) / image.width);
       const shown = { classical: plan.steps, conservative: plan.conservative, input: [] }[safer.source];
