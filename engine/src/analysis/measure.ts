@@ -1,7 +1,7 @@
 // Measurements taken before restoring, so that steps run only where damage is present.
 import type { RawImage } from '../image.js';
 import { boxMean, reduce, toGrey, type Grey } from '../pixels/index.js';
-import { otsuThreshold } from '../pixels/levels.js';
+import { glyphBlobs } from '../pixels/text-lines.js';
 
 /**
  * Gaussian noise sigma (grey levels), Immerkaer's Laplacian-difference estimate per 16×16 block; the 20th
@@ -145,38 +145,55 @@ export function classifyPage(f: PageFeatures): PageKind {
   return 'mixed';
 }
 
-/** Skew of text lines in degrees (positive: lines rise to the right), by projection profile of dark pixels. */
-export function estimateSkew(grey: Grey, maxAngle = 6): number {
-  const threshold = Math.min(otsuThreshold(grey), 160);
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const step = Math.max(1, Math.floor(Math.sqrt((grey.width * grey.height) / 1_500_000)));
-  for (let y = 0; y < grey.height; y += step) {
-    for (let x = 0; x < grey.width; x += step) {
-      if (grey.data[y * grey.width + x]! < threshold) {
-        xs.push(x);
-        ys.push(y);
-      }
-    }
-  }
-  if (xs.length < 200) return 0;
-  // Keep the work bounded on dense pages.
-  const stride = Math.max(1, Math.floor(xs.length / 80_000));
-  const cx = grey.width / 2;
-  const cy = grey.height / 2;
-  const bins = new Float64Array(Math.ceil(Math.hypot(grey.width, grey.height)) + 4);
-  const offset = bins.length / 2;
+/** Vertical strips the skew's projection is scored in, so that two columns' lines need not line up. */
+const SKEW_STRIPS = 4;
+/** Height in work pixels (about 150 DPI) of a row of the skew's projection, and its smoothing (σ 1.5 pixels). */
+const SKEW_BIN = 0.5;
+const SKEW_TAPS = Array.from({ length: 19 }, (_, j) => Math.exp(-((j - 9) ** 2) / (2 * 3 ** 2)));
+
+/**
+ * Skew of text lines in degrees (positive: lines rise to the right): the angle at which the bottoms of the page's
+ * glyph blobs (`glyphBlobs`: the ink of the flattened page, character-sized) pile up in the fewest rows, scored in
+ * four vertical strips. Why blobs, not dark pixels: scanner borders, stains and rules outweighed the text in a
+ * pixel projection (skews of 1.3–2.3° read as 0), and why strips: over a whole two-column page the lines of one
+ * column line up with the other's at a false angle (unskewed pages read as 0.7–0.95°).
+ */
+export function estimateSkew(img: RawImage, dpi = 150, maxAngle = 6): number {
+  const { blobs, width, height } = glyphBlobs(img, dpi);
+  if (blobs.length < 30) return 0;
+  const xs = new Float64Array(blobs.length);
+  const ys = new Float64Array(blobs.length);
+  const strips = new Int32Array(blobs.length);
+  blobs.forEach((b, i) => {
+    xs[i] = (b.x0 + b.x1) / 2 - width / 2;
+    ys[i] = b.y1 - height / 2;
+    strips[i] = Math.min(SKEW_STRIPS - 1, Math.floor(((b.x0 + b.x1) / 2 / width) * SKEW_STRIPS));
+  });
+  // The bottoms' profile on half-pixel rows, each bottom shared linearly between its two nearest rows, smoothed by
+  // a Gaussian of 1.5 pixels before it is scored: with one-pixel rows an enlarged low-resolution scan, whose
+  // bottoms all lie on multiples of its factor, scored best at 0°, and a clean page's best angle wandered by
+  // where its baselines fell between rows.
+  const span = Math.ceil(Math.hypot(width, height) / SKEW_BIN) + 2 * SKEW_TAPS.length + 4;
+  const bins = new Float64Array(span * SKEW_STRIPS);
+  const half = (SKEW_TAPS.length - 1) / 2;
   const score = (deg: number): number => {
     bins.fill(0);
     const t = (deg * Math.PI) / 180;
     const s = Math.sin(t);
     const c = Math.cos(t);
-    for (let i = 0; i < xs.length; i += stride) {
-      const r = Math.round((ys[i]! - cy) * c + (xs[i]! - cx) * s + offset);
-      bins[r]!++;
+    for (let i = 0; i < xs.length; i++) {
+      const r = (ys[i]! * c + xs[i]! * s) / SKEW_BIN + span / 2;
+      const k = strips[i]! * span + Math.floor(r);
+      const f = r - Math.floor(r);
+      bins[k] = bins[k]! + 1 - f;
+      bins[k + 1] = bins[k + 1]! + f;
     }
     let sq = 0;
-    for (let k = 0; k < bins.length; k++) sq += bins[k]! * bins[k]!;
+    for (let k = half; k < bins.length - half; k++) {
+      let v = 0;
+      for (let j = 0; j < SKEW_TAPS.length; j++) v += bins[k - half + j]! * SKEW_TAPS[j]!;
+      sq += v * v;
+    }
     return sq;
   };
   let best = 0;

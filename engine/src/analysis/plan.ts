@@ -147,7 +147,7 @@ export function planDocumentSteps(
   both({ name: 'flatten-background', params: { dpi } });
   both({ name: 'clear-edge-marks', params: { dpi } });
   steps.push({ name: 'remove-speckles', params: { dpi } });
-  const skew = estimateSkew(grey);
+  const skew = estimateSkew(grey, dpi);
   measures.skew = skew;
   if (Math.abs(skew) >= 0.3) both({ name: 'deskew', params: { angle: skew } });
   // Like remove-speckles, it finds its own damage (none on any clean public page); after deskew, so that a

@@ -166,8 +166,8 @@ export async function inkChanges(
   const outGrey = toGrey(output, 'max');
   let aligned = inGrey;
   let angle = 0;
-  const skew = estimateSkew(inGrey);
-  if (Math.abs(skew) >= 0.3 && Math.abs(estimateSkew(outGrey)) < Math.abs(skew) / 2) {
+  const skew = estimateSkew(inGrey, opts.dpi);
+  if (Math.abs(skew) >= 0.3 && Math.abs(estimateSkew(outGrey, opts.dpi)) < Math.abs(skew) / 2) {
     aligned = (await deskew.run(inGrey, { angle: skew })) as Grey;
     angle = skew;
   }

@@ -39,7 +39,7 @@ export const MIN_TEXT_LINES_ON_PAPER = 3;
 const INK_RATIO = 0.8;
 const INK_DEPTH = 24;
 
-interface Blob {
+export interface InkBlob {
   x0: number;
   y0: number;
   x1: number;
@@ -58,13 +58,13 @@ interface OpenLine {
   heights: number[];
   /** Consecutive blobs whose tops or bottoms line up (a shared baseline, x-height or cap height). */
   aligned: number;
-  last: Blob;
+  last: InkBlob;
 }
 
 /** Bounding boxes (end exclusive) and areas of the 8-connected components of a 0/1 mask, up to maxArea pixels. */
-function blobsOf(mask: Uint8Array, width: number, height: number, maxArea: number): Blob[] {
+function blobsOf(mask: Uint8Array, width: number, height: number, maxArea: number): InkBlob[] {
   const { areas, boxes } = labelComponents(mask, width, height);
-  const blobs: Blob[] = [];
+  const blobs: InkBlob[] = [];
   boxes.forEach((b, id) => {
     const area = areas[id]!;
     if (area <= maxArea) blobs.push({ x0: b.x0, y0: b.y0, x1: b.x1 + 1, y1: b.y1 + 1, area });
@@ -74,13 +74,22 @@ function blobsOf(mask: Uint8Array, width: number, height: number, maxArea: numbe
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
+/** Character-sized ink blobs of a page, found at about 150 DPI (`factor`: page pixels per work pixel). */
+export interface GlyphBlobs {
+  blobs: InkBlob[];
+  factor: number;
+  /** The work image's size and the tallest blob kept (work pixels). */
+  width: number;
+  height: number;
+  maxH: number;
+}
+
 /**
- * Text lines of a page. Works at about 150 DPI: ink is what lies clearly below the local paper level (a closing
- * of the page wider than any stroke); blobs from 0.03 to 0.45 inch high that are not solid bars are chained left
- * to right while they overlap the line's band vertically and the gap is under two line heights. A line needs five
- * blobs, seven in ten aligned with their neighbour (top or bottom), and a length of four heights.
+ * The ink of the page flattened by its paper level (a closing wider than any stroke), in 8-connected blobs from
+ * 0.03 to 0.45 inch high that are not solid bars: the glyphs (or words, where blur joins them) that text lines are
+ * made of. Specks, borders, stains and rules are left out.
  */
-export function findTextLines(img: RawImage, dpi: number): TextLines {
+export function glyphBlobs(img: RawImage, dpi: number): GlyphBlobs {
   const grey = toGrey(img, 'max');
   const factor = Math.max(1, Math.round(dpi / 150));
   const work: Grey =
@@ -117,6 +126,18 @@ export function findTextLines(img: RawImage, dpi: number): TextLines {
     if (w > 40 * h) return false;
     return b.area < 0.9 * w * h || w < 0.6 * h;
   });
+  return { blobs, factor, width, height, maxH };
+}
+
+/**
+ * Text lines of a page. Works at about 150 DPI: ink is what lies clearly below the local paper level (a closing
+ * of the page wider than any stroke); blobs from 0.03 to 0.45 inch high that are not solid bars are chained left
+ * to right while they overlap the line's band vertically and the gap is under two line heights. A line needs five
+ * blobs, seven in ten aligned with their neighbour (top or bottom), and a length of four heights.
+ */
+export function findTextLines(img: RawImage, dpi: number): TextLines {
+  const { blobs, factor, maxH } = glyphBlobs(img, dpi);
+  const grey = { width: img.width, height: img.height };
   blobs.sort((a, b) => a.x0 - b.x0);
   const open: OpenLine[] = [];
   const done: OpenLine[] = [];
