@@ -34,6 +34,6 @@ export {
   type InkChangeOptions,
   type InkChanges,
 } from './changes.js';
-export { neverWorse } from './never-worse.js';
+export { firstSafe, neverWorse } from './never-worse.js';
 export { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 export { mergeWords, padBoxes, patchBoxes, patchBoxesLevelled } from './patch.js';

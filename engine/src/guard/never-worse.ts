@@ -56,6 +56,18 @@ export async function neverWorse(
   const accepted = verdict.accept && verdict.badLines.length === 0;
   if (!worse && (!verdict.reading || !accepted || pageReadsBetter(verdict))) return undefined;
   const reason = worse ?? 'the restoration reads no better than the input';
+  return { ...(await firstSafe(input, guard, fallbacks)), reason, worse: worse !== undefined };
+}
+
+/**
+ * The first fallback the guard accepts whole and that reads as well as the input (FALLBACK_TOLERANCE), else the
+ * input itself: what a page shows when its full restoration is rejected.
+ */
+export async function firstSafe(
+  input: RawImage,
+  guard: PageGuard,
+  fallbacks: Fallback[],
+): Promise<Pick<NeverWorse, 'image' | 'source' | 'words'>> {
   for (const fallback of fallbacks) {
     const safe = await fallback.run();
     const second = await guard.check(safe);
@@ -63,10 +75,8 @@ export async function neverWorse(
       return {
         image: safe,
         source: fallback.source,
-        reason,
-        worse: worse !== undefined,
         ...(second.outputWords ? { words: second.outputWords } : {}),
       };
   }
-  return { image: input, source: 'input', reason, worse: worse !== undefined };
+  return { image: input, source: 'input' };
 }

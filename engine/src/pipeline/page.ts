@@ -10,7 +10,7 @@ import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
-import { neverWorse, pageReadsBetter } from '../guard/never-worse.js';
+import { firstSafe, neverWorse, pageReadsBetter } from '../guard/never-worse.js';
 import { readsBetter } from '../guard/quality.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
@@ -249,9 +249,13 @@ export async function restorePageInThread(
           );
         }
       } else if (!verdict.accept) {
+        // The whole page falls back: to the conservative steps when they read as well as the input, else to the
+        // input (on a stained page they can read worse: the faded words under a stain stay faded, the rest moves).
         fallback = found;
-        output = await runConservative();
-        applied = [...geometry, ...plan.conservative].map((c) => c.name);
+        const safe = await firstSafe(image, guard, [{ source: 'conservative', run: runConservative }]);
+        output = safe.image;
+        words = safe.words;
+        applied = [...geometry, ...(safe.source === 'input' ? [] : plan.conservative)].map((c) => c.name);
       } else words = verdict.outputWords;
     }
   }

@@ -90,6 +90,43 @@ describe('the whole page reads no worse than its input', () => {
     expect(page1.words.length).toBeGreaterThanOrEqual(honest.words.length * 0.95);
   }, 120_000);
 
+  it('shows the input when the whole page falls back and the conservative steps read worse too', async () => {
+    // Both the full plan (remove-speckles) and the conservative steps (flatten-background) erase three bands in
+    // four: the word guard rejects the page whole, and its conservative fallback must not be shown either.
+    const eraseMost = (img: RawImage): RawImage => {
+      const grey = toGrey(img, 'max');
+      const data = Uint8Array.from(grey.data);
+      for (let y = 100; y < grey.height; y++)
+        if (Math.floor((y - 100) / 70) % 4 !== 3) data.fill(255, y * grey.width, (y + 1) * grey.width);
+      return { ...grey, data };
+    };
+    const registry = withFailingStep(eraseMost).register({
+      name: 'flatten-background',
+      kind: 'document',
+      description: 'deliberately erases text (test)',
+      run: eraseMost,
+    });
+    const page = await textPage({ height: 900, lines: 18, fontSize: 20 });
+    const restored = await restorePageInThread(
+      await docOf(page),
+      0,
+      { ocr: true },
+      registry,
+      threadServices(),
+    );
+    expect(restored.fallback?.words).toBeUndefined();
+    expect(restored.fallback?.reason).toMatch(/clearly read words/);
+    expect(restored.steps).not.toContain('flatten-background');
+    const honest = await restorePageInThread(
+      await docOf(page),
+      0,
+      { ocr: true },
+      createDefaultRegistry(),
+      threadServices(),
+    );
+    expect(restored.words.length).toBeGreaterThanOrEqual(honest.words.length * 0.95);
+  }, 120_000);
+
   it('guards a page classed as a photo that gets document steps (text beside a large picture)', async () => {
     // A text page whose lower two thirds are a picture: mostly tones, so kind "photo", but its text lines route it
     // to the document plan.
