@@ -39,11 +39,36 @@ function thinStrokes(img: RawImage): RawImage {
 
 describe('the network against the classical plan', () => {
   it('calls a reading clearly better only with more words read or surer ones', () => {
-    expect(readsBetter({ words: 100, meanConfidence: 80 }, { words: 100, meanConfidence: 80 })).toBe(false);
-    expect(readsBetter({ words: 101, meanConfidence: 80 }, { words: 100, meanConfidence: 80 })).toBe(false);
-    expect(readsBetter({ words: 104, meanConfidence: 78 }, { words: 100, meanConfidence: 80 })).toBe(true);
-    expect(readsBetter({ words: 100, meanConfidence: 84 }, { words: 100, meanConfidence: 80 })).toBe(true);
-    expect(readsBetter({ words: 99, meanConfidence: 90 }, { words: 100, meanConfidence: 80 })).toBe(false);
+    expect(
+      readsBetter(
+        { words: 100, meanConfidence: 80, unsure: 0 },
+        { words: 100, meanConfidence: 80, unsure: 0 },
+      ),
+    ).toBe(false);
+    expect(
+      readsBetter(
+        { words: 101, meanConfidence: 80, unsure: 0 },
+        { words: 100, meanConfidence: 80, unsure: 0 },
+      ),
+    ).toBe(false);
+    expect(
+      readsBetter(
+        { words: 104, meanConfidence: 78, unsure: 0 },
+        { words: 100, meanConfidence: 80, unsure: 0 },
+      ),
+    ).toBe(true);
+    expect(
+      readsBetter(
+        { words: 100, meanConfidence: 84, unsure: 0 },
+        { words: 100, meanConfidence: 80, unsure: 0 },
+      ),
+    ).toBe(true);
+    expect(
+      readsBetter(
+        { words: 99, meanConfidence: 90, unsure: 0 },
+        { words: 100, meanConfidence: 80, unsure: 0 },
+      ),
+    ).toBe(false);
   });
 
   it('shows neither the network nor the classical plan when neither reads better than the input', async () => {
