@@ -16,7 +16,9 @@ const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
  * the fresh seed of the first report with the network, then a development set with 612001) and the training pairs'
  * seed (20261124, engine/training).
  */
-export const SEEN_SEEDS = [1001, 70913, 31337, 424242, 515151, 4242, 932990, 20261124, 412667, 612001];
+export const SEEN_SEEDS = [
+  1001, 70913, 31337, 424242, 515151, 4242, 932990, 20261124, 412667, 612001, 55501, 55502, 55601, 55602,
+];
 
 /** A seed for a fresh set, drawn at run time, never one of SEEN_SEEDS. */
 export function drawSeed(): number {
