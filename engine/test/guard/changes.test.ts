@@ -83,7 +83,7 @@ describe('inkChanges', () => {
       .raw()
       .toBuffer({ resolveWithObject: true });
     const skewed: RawImage = { data: new Uint8Array(turned.data), width: 1255, height: 780, channels: 1 };
-    const skew = estimateSkew(skewed as RawImage & { channels: 1 });
+    const skew = estimateSkew(skewed);
     expect(Math.abs(skew)).toBeGreaterThan(1);
     const straight = await deskew.run(skewed, { angle: skew });
     const changes = await inkChanges(skewed, straight, { dpi: 150 });
