@@ -10,7 +10,7 @@ import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
-import { firstSafe, neverWorse, pageReadsBetter } from '../guard/never-worse.js';
+import { firstSafe, neverWorse, pageReadsBetter, type FallbackSource } from '../guard/never-worse.js';
 import { readsBetter } from '../guard/quality.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
@@ -209,6 +209,11 @@ export async function restorePageInThread(
         registry,
         keepAs && { ...keepAs, prefix: `${prefix}-fallback` },
       ));
+    // The names of the steps a page shows when a fallback (or the input) takes the full restoration's place.
+    const stepsOf = (source: FallbackSource | 'input') =>
+      [...geometry, ...{ classical: plan.steps, conservative: plan.conservative, input: [] }[source]].map(
+        (c) => c.name,
+      );
     // The whole page must read no worse than the input, and clearly better unless it shows the conservative steps;
     // otherwise it falls back to what does. With the network, the classical plan measured on the input is tried
     // before its conservative steps.
@@ -221,8 +226,7 @@ export async function restorePageInThread(
       if (safer.worse) fallback = { reason: safer.reason, lostWords: verdict.lostWords };
       output = safer.image;
       outDpi = Math.round((dpi * output.width) / image.width);
-      const shown = { classical: plan.steps, conservative: plan.conservative, input: [] }[safer.source];
-      applied = [...geometry, ...shown].map((c) => c.name);
+      applied = stepsOf(safer.source);
       words = safer.words;
       await keep(opts.keepTempDir, `${prefix}-never-worse-${safer.source}`, output);
     } else if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
@@ -255,7 +259,7 @@ export async function restorePageInThread(
         const safe = await firstSafe(image, guard, [{ source: 'conservative', run: runConservative }]);
         output = safe.image;
         words = safe.words;
-        applied = [...geometry, ...(safe.source === 'input' ? [] : plan.conservative)].map((c) => c.name);
+        applied = stepsOf(safe.source);
       } else words = verdict.outputWords;
     }
   }

@@ -137,7 +137,6 @@ export function glyphBlobs(img: RawImage, dpi: number): GlyphBlobs {
  */
 export function findTextLines(img: RawImage, dpi: number): TextLines {
   const { blobs, factor, maxH } = glyphBlobs(img, dpi);
-  const grey = { width: img.width, height: img.height };
   blobs.sort((a, b) => a.x0 - b.x0);
   const open: OpenLine[] = [];
   const done: OpenLine[] = [];
@@ -196,8 +195,8 @@ export function findTextLines(img: RawImage, dpi: number): TextLines {
     lines.push({
       x0: line.x0 * factor,
       y0: line.y0 * factor,
-      x1: Math.min(grey.width, line.x1 * factor),
-      y1: Math.min(grey.height, line.y1 * factor),
+      x1: Math.min(img.width, line.x1 * factor),
+      y1: Math.min(img.height, line.y1 * factor),
       glyphs: line.heights.length,
       height: h * factor,
       alignedShare,
