@@ -13,6 +13,7 @@ import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
 import { greyPicture, textPage } from '../pages.js';
+import { reading } from '../helpers.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -53,46 +54,19 @@ function eraseBands(img: RawImage): RawImage {
 
 describe('the whole page reads no worse than its input', () => {
   it('compares words read and mean confidence', () => {
-    expect(
-      readsWorse({ words: 100, meanConfidence: 90, unsure: 0 }, { words: 99, meanConfidence: 90, unsure: 0 }),
-    ).toBeUndefined();
-    expect(
-      readsWorse({ words: 100, meanConfidence: 90, unsure: 0 }, { words: 90, meanConfidence: 92, unsure: 0 }),
-    ).toMatch(/90 words/);
-    expect(
-      readsWorse(
-        { words: 100, meanConfidence: 90, unsure: 0 },
-        { words: 100, meanConfidence: 80, unsure: 0 },
-      ),
-    ).toMatch(/confidence/);
+    expect(readsWorse(reading(100, 90), reading(99, 90))).toBeUndefined();
+    expect(readsWorse(reading(100, 90), reading(90, 92))).toMatch(/90 words/);
+    expect(readsWorse(reading(100, 90), reading(100, 80))).toMatch(/confidence/);
     // A lower confidence is excused only by clearly more words read: one more is not enough.
-    expect(
-      readsWorse(
-        { words: 100, meanConfidence: 90, unsure: 0 },
-        { words: 101, meanConfidence: 80, unsure: 0 },
-      ),
-    ).toMatch(/confidence/);
+    expect(readsWorse(reading(100, 90), reading(101, 80))).toMatch(/confidence/);
     // Many new words that do not read (marks drawn where there was no legible text), paid by few words read.
-    expect(
-      readsWorse(
-        { words: 622, meanConfidence: 92, unsure: 33 },
-        { words: 645, meanConfidence: 82, unsure: 138 },
-      ),
-    ).toMatch(/138 words read unsure against 33/);
+    expect(readsWorse(reading(622, 92, 33), reading(645, 82, 138))).toMatch(
+      /138 words read unsure against 33/,
+    );
     // Faded text brought back: new unsure words come with more new words read.
-    expect(
-      readsWorse(
-        { words: 300, meanConfidence: 85, unsure: 20 },
-        { words: 420, meanConfidence: 84, unsure: 60 },
-      ),
-    ).toBeUndefined();
+    expect(readsWorse(reading(300, 85, 20), reading(420, 84, 60))).toBeUndefined();
     // Fewer garbage words and surer ones: better, not worse.
-    expect(
-      readsWorse(
-        { words: 100, meanConfidence: 70, unsure: 0 },
-        { words: 104, meanConfidence: 60, unsure: 0 },
-      ),
-    ).toBeUndefined();
+    expect(readsWorse(reading(100, 70), reading(104, 60))).toBeUndefined();
   });
 
   it('falls back when a step erases words too short for the word guard', async () => {

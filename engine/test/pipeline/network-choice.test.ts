@@ -13,6 +13,7 @@ import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
 import { textPage } from '../pages.js';
+import { reading } from '../helpers.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -39,36 +40,11 @@ function thinStrokes(img: RawImage): RawImage {
 
 describe('the network against the classical plan', () => {
   it('calls a reading clearly better only with more words read or surer ones', () => {
-    expect(
-      readsBetter(
-        { words: 100, meanConfidence: 80, unsure: 0 },
-        { words: 100, meanConfidence: 80, unsure: 0 },
-      ),
-    ).toBe(false);
-    expect(
-      readsBetter(
-        { words: 101, meanConfidence: 80, unsure: 0 },
-        { words: 100, meanConfidence: 80, unsure: 0 },
-      ),
-    ).toBe(false);
-    expect(
-      readsBetter(
-        { words: 104, meanConfidence: 78, unsure: 0 },
-        { words: 100, meanConfidence: 80, unsure: 0 },
-      ),
-    ).toBe(true);
-    expect(
-      readsBetter(
-        { words: 100, meanConfidence: 84, unsure: 0 },
-        { words: 100, meanConfidence: 80, unsure: 0 },
-      ),
-    ).toBe(true);
-    expect(
-      readsBetter(
-        { words: 99, meanConfidence: 90, unsure: 0 },
-        { words: 100, meanConfidence: 80, unsure: 0 },
-      ),
-    ).toBe(false);
+    expect(readsBetter(reading(100, 80), reading(100, 80))).toBe(false);
+    expect(readsBetter(reading(101, 80), reading(100, 80))).toBe(false);
+    expect(readsBetter(reading(104, 78), reading(100, 80))).toBe(true);
+    expect(readsBetter(reading(100, 84), reading(100, 80))).toBe(true);
+    expect(readsBetter(reading(99, 90), reading(100, 80))).toBe(false);
   });
 
   it('shows neither the network nor the classical plan when neither reads better than the input', async () => {
