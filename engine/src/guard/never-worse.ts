@@ -8,7 +8,7 @@
 // more than 0.5 point 8 → 3, mean CER of the degraded pages unchanged (0.092).
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
-import { FALLBACK_TOLERANCE, readsBetter, readsWorse, type Tolerance } from './quality.js';
+import { FALLBACK_TOLERANCE, readsBetter, readsOutOfOrder, readsWorse, type Tolerance } from './quality.js';
 import type { GuardVerdict, PageGuard } from '../pipeline/services.js';
 
 export type FallbackSource = 'classical' | 'conservative';
@@ -32,7 +32,12 @@ export interface NeverWorse {
 
 /** Why a verdict's output reads worse than its input, or undefined. */
 export function pageReadsWorse(verdict: GuardVerdict, tolerance?: Tolerance): string | undefined {
-  return verdict.reading ? readsWorse(verdict.reading.input, verdict.reading.output, tolerance) : undefined;
+  const reading = verdict.reading;
+  if (!reading) return undefined;
+  return (
+    readsWorse(reading.input, reading.output, tolerance) ??
+    (reading.order === undefined ? undefined : readsOutOfOrder(reading.order))
+  );
 }
 
 /** Whether a verdict's output reads clearly better than its input. */

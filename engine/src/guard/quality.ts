@@ -14,6 +14,10 @@ export interface ReadingQuality {
 
 /** A word counts as read from this confidence on (Tesseract's own garbage sits well below it). */
 export const READ_CONFIDENCE = 60;
+
+function isRead(w: OcrWord): boolean {
+  return w.confidence >= READ_CONFIDENCE && w.text.replace(/[^A-Za-z0-9]/g, '').length >= 2;
+}
 /** How much worse a reading may be before it counts as worse. */
 export interface Tolerance {
   /** Words lost beyond this share (and at least two) make a page read worse. */
@@ -54,7 +58,7 @@ export function readingQuality(words: readonly OcrWord[]): ReadingQuality {
     sum += w.confidence;
     count++;
     if (w.confidence < READ_CONFIDENCE) unsure++;
-    else if (core.length >= 2) read++;
+    else if (isRead(w)) read++;
   }
   return { words: read, meanConfidence: count > 0 ? sum / count : 0, unsure };
 }
@@ -100,4 +104,50 @@ function readsMoreWords(a: ReadingQuality, b: ReadingQuality): boolean {
 export function readsBetter(a: ReadingQuality, b: ReadingQuality): boolean {
   if (readsMoreWords(a, b)) return true;
   return a.words >= b.words && a.meanConfidence >= b.meanConfidence + MIN_CONFIDENCE_GAIN;
+}
+
+/**
+ * Below this share of the words both readings share kept in the input's order, a page reads worse: its text comes
+ * out in another order (two columns read across as one, a block moved), which costs a reader as much as lost words.
+ */
+export const MIN_ORDER_KEPT = 0.9;
+/** With fewer shared words than this, the order is not judged (a label, a few lines). */
+export const MIN_ORDER_WORDS = 20;
+
+/**
+ * The share of the words two readings of a page share (as multisets, letters without case) that the output reads in
+ * the input's order: their longest common subsequence over their common words. 1 when they share too few words.
+ */
+export function orderKept(input: readonly OcrWord[], output: readonly OcrWord[]): number {
+  const key = (w: OcrWord) => w.text.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+  const a = input.filter(isRead).map(key);
+  const b = output.filter(isRead).map(key);
+  const counts = new Map<string, number>();
+  for (const k of a) counts.set(k, (counts.get(k) ?? 0) + 1);
+  let common = 0;
+  for (const k of b) {
+    const n = counts.get(k) ?? 0;
+    if (n > 0) {
+      common++;
+      counts.set(k, n - 1);
+    }
+  }
+  if (common < MIN_ORDER_WORDS) return 1;
+  // Longest common subsequence, one row at a time.
+  let previous = new Uint32Array(b.length + 1);
+  let row = new Uint32Array(b.length + 1);
+  for (const k of a) {
+    for (let j = 0; j < b.length; j++) {
+      row[j + 1] = k === b[j] ? previous[j]! + 1 : Math.max(previous[j + 1]!, row[j]!);
+    }
+    [previous, row] = [row, previous];
+  }
+  return previous[b.length]! / common;
+}
+
+/** Why an output that keeps only `kept` of the input's word order reads worse, or undefined. */
+export function readsOutOfOrder(kept: number): string | undefined {
+  return kept < MIN_ORDER_KEPT
+    ? `the page reads in another order: ${(kept * 100).toFixed(0)} % of its words in the input's order`
+    : undefined;
 }

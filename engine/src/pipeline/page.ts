@@ -10,7 +10,13 @@ import { decodePage, type Doc } from '../io/decode.js';
 import { encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
-import { firstSafe, neverWorse, pageReadsBetter, type FallbackSource } from '../guard/never-worse.js';
+import {
+  firstSafe,
+  neverWorse,
+  pageReadsBetter,
+  pageReadsWorse,
+  type FallbackSource,
+} from '../guard/never-worse.js';
 import { readsBetter } from '../guard/quality.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
@@ -183,17 +189,19 @@ export async function restorePageInThread(
     // The network learned from generated damage: where its page does not read clearly better than the input, or
     // the guard found clearly read words changed, the classical plan is read too, and the page keeps it when it
     // reads clearly better than the network's, or than the input where the network's does not.
-    const netProven = pageReadsBetter(verdict);
+    const netProven = pageReadsBetter(verdict) && !pageReadsWorse(verdict);
     const unsure =
       !verdict.accept || verdict.badLines.length > 0 || (verdict.reading !== undefined && !netProven);
     if (useNet && verdict.reading && unsure) {
       classicalTried = true;
       const classical = await runClassical();
       const second = await guard.check(classical);
+      // The second check may have found the network's page reading in another order than the input.
+      const netDoubted = !netProven || pageReadsWorse(verdict) !== undefined;
       if (
         second.reading &&
         (readsBetter(second.reading.output, verdict.reading.output) ||
-          (!netProven && pageReadsBetter(second)))
+          (netDoubted && pageReadsBetter(second)))
       ) {
         output = classical;
         verdict = second;

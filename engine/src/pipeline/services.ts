@@ -31,7 +31,12 @@ export interface GuardVerdict {
    * The whole page's reading, input against output (the input read where the output's ink changed, the output's
    * own words standing for it elsewhere): a page may read worse as a whole with no checked word lost.
    */
-  reading?: { input: ReadingQuality; output: ReadingQuality };
+  reading?: {
+    input: ReadingQuality;
+    output: ReadingQuality;
+    /** The share of their common words the output reads in the input's order, where the input was read whole. */
+    order?: number;
+  };
 }
 
 /** A guard that has started reading the input; `check` compares a restored output with it. */

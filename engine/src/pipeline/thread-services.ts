@@ -4,6 +4,8 @@ import { nativeOcrAvailable, ocrBackend, type OcrResult, type Recognizer } from 
 import {
   DEFAULT_GUARD_OPTIONS,
   guardPage,
+  MIN_ORDER_KEPT,
+  orderKept,
   readingQuality,
   type GuardResult,
   type Box,
@@ -11,7 +13,8 @@ import {
 } from '../guard/index.js';
 import type { RawImage } from '../image.js';
 import { toGrey } from '../pixels/index.js';
-import type { PageServices } from './services.js';
+import type { GuardVerdict, PageServices } from './services.js';
+import type { OcrWord } from '../io/encode.js';
 import { engineSettings, type EngineSettings } from '../settings.js';
 
 /** The words whose centre lies in none of the boxes. */
@@ -65,11 +68,17 @@ export function threadServices(
     startGuard: (input, dpi) => {
       // 'full': the input is read while the steps run. 'changed': the output is read first, then the input only
       // where the ink changed (usually a small part of the page).
-      const reading: Promise<OcrResult> | undefined =
+      const wholeInput: Promise<OcrResult> | undefined =
         guardRead === 'full' ? recognize(input, { dpi }) : undefined;
       // Awaited by check(); this only keeps a page that fails before its check from an unhandled rejection.
-      reading?.catch(() => undefined);
+      wholeInput?.catch(() => undefined);
       const recognizeForGuard = readingInputOnce(recognize, input);
+      // The outputs checked so far, with their readings, and the input's whole reading once one exists. Each
+      // output's reading order is compared with the input's where the input was read whole; where it was read only
+      // in part, two outputs that read in different orders ask for a whole reading (one OCR pass more, on the pages
+      // where it matters: columns read across as one in one of them), and every output is then compared with it.
+      const checked: { words: OcrWord[]; reading: NonNullable<GuardVerdict['reading']> }[] = [];
+      let whole: OcrWord[] | undefined;
       return {
         check: async (output) => {
           // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
@@ -78,7 +87,7 @@ export function threadServices(
             dpi,
             minConfidence: await minConfidence(),
             recognize: recognizeForGuard,
-            ...(reading ? { inputOcr: await reading } : { inputRead: 'changed' as const }),
+            ...(wholeInput ? { inputOcr: await wholeInput } : { inputRead: 'changed' as const }),
             ocrOutputAtInputSize: true,
           });
           onGuard?.(verdict);
@@ -88,6 +97,19 @@ export function threadServices(
           const lx = output.width / input.width;
           const ly = output.height / input.height;
           const rejected = verdict.regions.filter((r) => !r.accept);
+          const words = verdict.outputOcr.words.map((w) => scaled(w, sx / lx, sy / ly));
+          const reading: NonNullable<GuardVerdict['reading']> = {
+            input: readingQuality(outside(verdict.inputOcr.words, rejected)),
+            output: readingQuality(outside(words, rejected)),
+          };
+          if (!verdict.reread || verdict.reread.full) whole ??= verdict.inputOcr.words;
+          else if (!whole && checked.some((c) => orderKept(c.words, words) < MIN_ORDER_KEPT))
+            whole = (await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi })).words;
+          if (whole) {
+            reading.order = orderKept(whole, words);
+            for (const c of checked) c.reading.order ??= orderKept(whole, c.words);
+          }
+          checked.push({ words, reading });
           return {
             accept: verdict.accept,
             badLines: verdict.regions.filter((r) => !r.accept).map((r) => scaled(r, lx, ly)),
@@ -99,16 +121,8 @@ export function threadServices(
             reason: verdict.reason,
             outputWords: verdict.outputOcr.words.map((w) => scaled(w, sx, sy)),
             // Words on the lines the word guard rejected are patched or fall back by its own rules; the page's
-            // reading is compared on the rest (input pixels).
-            reading: {
-              input: readingQuality(outside(verdict.inputOcr.words, rejected)),
-              output: readingQuality(
-                outside(
-                  verdict.outputOcr.words.map((w) => scaled(w, sx / lx, sy / ly)),
-                  rejected,
-                ),
-              ),
-            },
+            // reading is compared on the rest (input pixels). A later check may fill in its order.
+            reading,
           };
         },
       };

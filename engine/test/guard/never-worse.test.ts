@@ -7,12 +7,13 @@ import { planPage } from '../../src/analysis/plan.js';
 import type { RawImage } from '../../src/image.js';
 import { loadDocument, type Doc } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
-import { readsWorse } from '../../src/guard/index.js';
+import { orderKept, readsOutOfOrder, readsWorse } from '../../src/guard/index.js';
+import type { OcrWord } from '../../src/ocr/recognize.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
-import { greyPicture, textPage } from '../pages.js';
+import { greyPicture, TEXT_TOP, textPage } from '../pages.js';
 import { reading } from '../helpers.js';
 
 afterAll(async () => {
@@ -68,6 +69,53 @@ describe('the whole page reads no worse than its input', () => {
     // Fewer garbage words and surer ones: better, not worse.
     expect(readsWorse(reading(100, 70), reading(104, 60))).toBeUndefined();
   });
+
+  it('measures how much of a page reads in the input order', () => {
+    const words = (texts: string[]): OcrWord[] =>
+      texts.map((text, i) => ({ text, confidence: 90, x0: i, y0: 0, x1: i + 1, y1: 1 }));
+    const left = Array.from({ length: 30 }, (_, i) => `left${i}`);
+    const right = Array.from({ length: 30 }, (_, i) => `right${i}`);
+    const columns = words([...left, ...right]);
+    expect(orderKept(columns, columns)).toBe(1);
+    // Two columns read across as one: lines of five words, alternately from each column.
+    const across = words(
+      Array.from({ length: 6 }, (_, line) => [
+        ...left.slice(line * 5, line * 5 + 5),
+        ...right.slice(line * 5, line * 5 + 5),
+      ]).flat(),
+    );
+    const kept = orderKept(columns, across);
+    expect(kept).toBeCloseTo(35 / 60, 5);
+    expect(readsOutOfOrder(kept)).toMatch(/another order: 58 %/);
+    // Case, punctuation, a word lost and a word misread do not count as a change of order.
+    const noisy = words([...left.slice(0, 29).map((w) => `${w.toUpperCase()},`), 'garbage', ...right]);
+    expect(orderKept(columns, noisy)).toBe(1);
+    expect(readsOutOfOrder(orderKept(columns, noisy))).toBeUndefined();
+    // Too few shared words to judge an order.
+    expect(orderKept(words(left.slice(0, 10)), words(left.slice(0, 10).reverse()))).toBe(1);
+  });
+
+  it('falls back when a step moves blocks of text (every word kept, in another order)', async () => {
+    const page = await textPage({ height: 900, lines: 18, fontSize: 20 });
+    // The page's rows turned cyclically, cut between the ninth and tenth text lines: its second half comes first.
+    const cut = TEXT_TOP + 8 * 32 + 14;
+    const swapHalves = (img: RawImage): RawImage => {
+      const grey = toGrey(img, 'max');
+      const data = new Uint8Array(grey.data.length);
+      data.set(grey.data.subarray(cut * grey.width));
+      data.set(grey.data.subarray(0, cut * grey.width), (grey.height - cut) * grey.width);
+      return { ...grey, data };
+    };
+    const restored = await restorePageInThread(
+      await docOf(page),
+      0,
+      { ocr: true },
+      withFailingStep(swapHalves),
+      threadServices(),
+    );
+    expect(restored.fallback?.reason).toMatch(/another order/);
+    expect(restored.steps).not.toContain('remove-speckles');
+  }, 120_000);
 
   it('falls back when a step erases words too short for the word guard', async () => {
     const page = await textPage({ height: 900, lines: 18, text: SHORT_WORDS, fontSize: 20 });
