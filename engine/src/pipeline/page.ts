@@ -230,8 +230,10 @@ export async function restorePageInThread(
       { source: 'conservative', run: runConservative },
     ]);
     if (safer) {
-      // A restoration that read no better is no guard failure: the page shows the conservative steps (or the input).
-      if (safer.worse) fallback = { reason: safer.reason, lostWords: verdict.lostWords };
+      // A restoration that read no better is no guard failure when the page shows the conservative steps; a damaged
+      // page shown as it came says why (no fallback read as well as the input).
+      if (safer.worse || safer.source === 'input')
+        fallback = { reason: safer.reason, lostWords: verdict.lostWords };
       output = safer.image;
       outDpi = Math.round((dpi * output.width) / image.width);
       applied = stepsOf(safer.source);

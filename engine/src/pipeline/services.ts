@@ -3,7 +3,7 @@
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import type { Box } from '../guard/changes.js';
-import type { ReadingQuality } from '../guard/quality.js';
+import type { ReadingOrder, ReadingQuality } from '../guard/quality.js';
 
 export interface GuardVerdict {
   accept: boolean;
@@ -35,7 +35,7 @@ export interface GuardVerdict {
     input: ReadingQuality;
     output: ReadingQuality;
     /** The share of their common words the output reads in the input's order, where the input was read whole. */
-    order?: number;
+    order?: ReadingOrder;
   };
 }
 

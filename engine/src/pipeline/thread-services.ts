@@ -4,8 +4,8 @@ import { nativeOcrAvailable, ocrBackend, type OcrResult, type Recognizer } from 
 import {
   DEFAULT_GUARD_OPTIONS,
   guardPage,
-  MIN_ORDER_KEPT,
-  orderKept,
+  readingOrder,
+  readsOutOfOrder,
   readingQuality,
   type GuardResult,
   type Box,
@@ -24,6 +24,22 @@ function outside<W extends Box>(words: readonly W[], boxes: readonly Box[]): W[]
     const cy = (w.y0 + w.y1) / 2;
     return !boxes.some((b) => cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1);
   });
+}
+
+/**
+ * Whether the OCR read one text line as two lines side by side: two lines at the same height with less than a line
+ * height between them. Columns are set further apart; a white scratch or a cleaned fold through a paragraph can cut
+ * its lines so, and the page then reads its halves one after the other (seed 55502 doc_025).
+ */
+export function splitLines(lines: readonly Box[]): boolean {
+  return lines.some((a) =>
+    lines.some((b) => {
+      const height = Math.min(a.y1 - a.y0, b.y1 - b.y0);
+      const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+      const gap = b.x0 - a.x1;
+      return overlap > height / 2 && gap > 0 && gap < height;
+    }),
+  );
 }
 
 /**
@@ -75,10 +91,27 @@ export function threadServices(
       const recognizeForGuard = readingInputOnce(recognize, input);
       // The outputs checked so far, with their readings, and the input's whole reading once one exists. Each
       // output's reading order is compared with the input's where the input was read whole; where it was read only
-      // in part, two outputs that read in different orders ask for a whole reading (one OCR pass more, on the pages
-      // where it matters: columns read across as one in one of them), and every output is then compared with it.
+      // in part, a doubt about the order (orderInDoubt) asks for a whole reading (one OCR pass more, on the pages
+      // where it matters: columns read across as one), and every output is then compared with it.
       const checked: { words: OcrWord[]; reading: NonNullable<GuardVerdict['reading']> }[] = [];
       let whole: OcrWord[] | undefined;
+      // Whether a partly re-read output may read in another order than the input: the input's words re-read inside
+      // the changed places come in another order than the output's there, or an output checked before reads in
+      // another order than this one.
+      const orderInDoubt = (verdict: GuardResult, words: OcrWord[]): boolean => {
+        const boxes = verdict.reread?.boxes ?? [];
+        const within = (ws: readonly OcrWord[]) => {
+          const elsewhere = new Set(outside(ws, boxes));
+          return ws.filter((w) => !elsewhere.has(w));
+        };
+        const there = readingOrder(within(verdict.inputOcr.words), within(verdict.outputOcr.words));
+        return (
+          splitLines(verdict.outputOcr.lines) ||
+          [there, ...checked.map((c) => readingOrder(c.words, words))].some(
+            (order) => readsOutOfOrder(order) !== undefined,
+          )
+        );
+      };
       return {
         check: async (output) => {
           // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
@@ -103,11 +136,11 @@ export function threadServices(
             output: readingQuality(outside(words, rejected)),
           };
           if (!verdict.reread || verdict.reread.full) whole ??= verdict.inputOcr.words;
-          else if (!whole && checked.some((c) => orderKept(c.words, words) < MIN_ORDER_KEPT))
+          else if (!whole && orderInDoubt(verdict, words))
             whole = (await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi })).words;
           if (whole) {
-            reading.order = orderKept(whole, words);
-            for (const c of checked) c.reading.order ??= orderKept(whole, c.words);
+            reading.order = readingOrder(whole, words);
+            for (const c of checked) c.reading.order ??= readingOrder(whole, c.words);
           }
           checked.push({ words, reading });
           return {

@@ -7,7 +7,7 @@ import { planPage } from '../../src/analysis/plan.js';
 import type { RawImage } from '../../src/image.js';
 import { loadDocument, type Doc } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
-import { orderKept, readsOutOfOrder, readsWorse } from '../../src/guard/index.js';
+import { readingOrder, readsOutOfOrder, readsWorse } from '../../src/guard/index.js';
 import type { OcrWord } from '../../src/ocr/recognize.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
@@ -76,7 +76,7 @@ describe('the whole page reads no worse than its input', () => {
     const left = Array.from({ length: 30 }, (_, i) => `left${i}`);
     const right = Array.from({ length: 30 }, (_, i) => `right${i}`);
     const columns = words([...left, ...right]);
-    expect(orderKept(columns, columns)).toBe(1);
+    expect(readingOrder(columns, columns)).toEqual({ kept: 1, moved: 0, gained: 0 });
     // Two columns read across as one: lines of five words, alternately from each column.
     const across = words(
       Array.from({ length: 6 }, (_, line) => [
@@ -84,15 +84,23 @@ describe('the whole page reads no worse than its input', () => {
         ...right.slice(line * 5, line * 5 + 5),
       ]).flat(),
     );
-    const kept = orderKept(columns, across);
-    expect(kept).toBeCloseTo(35 / 60, 5);
-    expect(readsOutOfOrder(kept)).toMatch(/another order: 58 %/);
+    const order = readingOrder(columns, across);
+    expect(order.kept).toBeCloseTo(35 / 60, 5);
+    expect(order.moved).toBe(25);
+    expect(readsOutOfOrder(order)).toMatch(/another order: 58 %/);
     // Case, punctuation, a word lost and a word misread do not count as a change of order.
     const noisy = words([...left.slice(0, 29).map((w) => `${w.toUpperCase()},`), 'garbage', ...right]);
-    expect(orderKept(columns, noisy)).toBe(1);
-    expect(readsOutOfOrder(orderKept(columns, noisy))).toBeUndefined();
-    // Too few shared words to judge an order.
-    expect(orderKept(words(left.slice(0, 10)), words(left.slice(0, 10).reverse()))).toBe(1);
+    expect(readingOrder(columns, noisy).kept).toBe(1);
+    expect(readsOutOfOrder(readingOrder(columns, noisy))).toBeUndefined();
+    // An input read in fragments is no reference: an output that reads more new words than it moves is not judged.
+    const fragments = words([...right.slice(0, 10), ...left.slice(0, 20)]);
+    const whole = words([...left, ...right]);
+    expect(readingOrder(fragments, whole)).toMatchObject({ moved: 10, gained: 30 });
+    expect(readsOutOfOrder(readingOrder(fragments, whole))).toBeUndefined();
+    // Only clearly read words of four letters or more count; too few shared words are not judged.
+    const unsure = whole.map((w) => ({ ...w, confidence: 80 }));
+    expect(readingOrder(columns, unsure)).toEqual({ kept: 1, moved: 0, gained: -60 });
+    expect(readingOrder(words(left.slice(0, 10)), words(left.slice(0, 10).reverse())).kept).toBe(1);
   });
 
   it('falls back when a step moves blocks of text (every word kept, in another order)', async () => {
