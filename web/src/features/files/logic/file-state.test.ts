@@ -176,6 +176,19 @@ describe('after-action rules', () => {
     expect(s.actions.restoration).toBe('error');
   });
 
+  it('keeps announcing a page that started before the start was answered', () => {
+    const started = {
+      type: 'restoration/started' as const,
+      results: [
+        { fileId: 'o1', filename: 'letter.pdf', ok: true as const, jobId: 'j1', creditsRemaining: 7 },
+      ],
+    };
+    expect(run(loaded, started).announcement).toBe('1 restoration started.');
+    const s = run(loaded, rt(progress()), started);
+    expect(s.announcement).toBe('Restoring letter.pdf: page 1 of 3.');
+    expect(s.files.find((f) => f.id === 'o1')?.status).toBe('processing');
+  });
+
   it('takes the lowest balance of parallel starts', () => {
     const s = run(loaded, {
       type: 'restoration/started',

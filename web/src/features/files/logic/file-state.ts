@@ -322,10 +322,14 @@ export function filesReducer(s: FilesState, action: FilesAction): FilesState {
               ? { ...withoutFailure(f), status: 'processing' }
               : f,
         ),
+        // A job's first page can start, and be announced over the socket, before the start's answer arrives; its
+        // progress is then the newer news and stays announced.
         announcement:
           failed.size > 0
             ? `${failed.size} ${failed.size === 1 ? 'restoration' : 'restorations'} could not start.`
-            : `${started.size} ${started.size === 1 ? 'restoration' : 'restorations'} started.`,
+            : [...started].some((id) => s.files.some((f) => f.id === progressId(id)))
+              ? s.announcement
+              : `${started.size} ${started.size === 1 ? 'restoration' : 'restorations'} started.`,
         jobs: [...jobs, ...s.jobs.filter((j) => !action.results.some((r) => r.fileId === j.fileId))],
         actions: { ...s.actions, restoration: failed.size > 0 ? 'error' : 'success' },
       };
