@@ -15,8 +15,9 @@ export interface ReadingQuality {
 /** A word counts as read from this confidence on (Tesseract's own garbage sits well below it). */
 export const READ_CONFIDENCE = 60;
 
-function isRead(w: OcrWord): boolean {
-  return w.confidence >= READ_CONFIDENCE && w.text.replace(/[^A-Za-z0-9]/g, '').length >= 2;
+/** A word's letters and digits, as the reading measures count them. */
+function core(w: OcrWord): string {
+  return w.text.replace(/[^A-Za-z0-9]/g, '');
 }
 /** How much worse a reading may be before it counts as worse. */
 export interface Tolerance {
@@ -53,12 +54,12 @@ export function readingQuality(words: readonly OcrWord[]): ReadingQuality {
   let sum = 0;
   let count = 0;
   for (const w of words) {
-    const core = w.text.replace(/[^A-Za-z0-9]/g, '');
-    if (core.length === 0) continue;
+    const letters = core(w).length;
+    if (letters === 0) continue;
     sum += w.confidence;
     count++;
     if (w.confidence < READ_CONFIDENCE) unsure++;
-    else if (isRead(w)) read++;
+    else if (letters >= 2) read++;
   }
   return { words: read, meanConfidence: count > 0 ? sum / count : 0, unsure };
 }
@@ -134,7 +135,7 @@ export interface ReadingOrder {
  * without case) against the words both share.
  */
 export function readingOrder(input: readonly OcrWord[], output: readonly OcrWord[]): ReadingOrder {
-  const key = (w: OcrWord) => w.text.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+  const key = (w: OcrWord) => core(w).toLowerCase();
   const clear = (w: OcrWord) => w.confidence >= ORDER_CONFIDENCE && key(w).length >= ORDER_LENGTH;
   const a = input.filter(clear).map(key);
   const b = output.filter(clear).map(key);

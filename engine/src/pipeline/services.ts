@@ -34,7 +34,7 @@ export interface GuardVerdict {
   reading?: {
     input: ReadingQuality;
     output: ReadingQuality;
-    /** The share of their common words the output reads in the input's order, where the input was read whole. */
+    /** How the output keeps the input's reading order; set where the input was read whole (maybe by a later check). */
     order?: ReadingOrder;
   };
 }

@@ -145,7 +145,7 @@ export function threadServices(
           checked.push({ words, reading });
           return {
             accept: verdict.accept,
-            badLines: verdict.regions.filter((r) => !r.accept).map((r) => scaled(r, lx, ly)),
+            badLines: rejected.map((r) => scaled(r, lx, ly)),
             badWords: verdict.regions.flatMap((r) => r.badWords).map((w) => scaled(w, lx, ly)),
             input: verdict.alignedInput ?? toGrey(input, 'max'),
             checkedLines: verdict.regions.length,
