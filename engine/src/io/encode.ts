@@ -187,17 +187,37 @@ export async function fewLevelGrey(
 }
 
 /**
+ * A document page as a PDF reader will show it: grey pages rounded to the levels fewLevelGrey keeps (colour pages
+ * are stored as they are). The guard checks this image, so that the page it proves readable is the page stored;
+ * rounding it again when the PDF is built changes no pixel.
+ */
+export async function asStoredInPdf(img: RawImage): Promise<RawImage> {
+  const grey = greyOf(img.data, img.channels);
+  if (!grey || img.channels === 4) return img;
+  const { bits } = await fewLevelGrey(grey, img.width, img.height);
+  const top = (1 << bits) - 1;
+  const level = Uint8Array.from({ length: 256 }, (_, v) =>
+    Math.round((Math.round((v * top) / 255) * 255) / top),
+  );
+  const data = new Uint8Array(img.data.length);
+  for (let i = 0; i < data.length; i++) data[i] = level[img.data[i]!]!;
+  return { ...img, data };
+}
+
+/**
  * A document page image as a Flate-compressed image XObject, compressed by zlib off the event loop (pdf-lib's
  * own embedPng re-encodes the PNG in JavaScript, about 0.7 s per 150-DPI page). Grey pages (text) are rounded
  * to few grey levels first (fewLevelGrey); colour ones keep 8 bits per channel.
  */
-async function embedFlate(pdf: PDFDocument, png: Uint8Array): Promise<PDFRef> {
+async function embedFlate(pdf: PDFDocument, png: Uint8Array, exact = false): Promise<PDFRef> {
   const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 1 && info.channels !== 3) throw new Error(`unexpected ${info.channels}-channel page`);
   const grey = greyOf(data, info.channels);
-  const { bits, stream } = grey
-    ? await fewLevelGrey(grey, info.width, info.height).then((g) => ({ bits: g.bits, stream: g.data }))
-    : { bits: 8, stream: await deflateAsync(data) };
+  const { bits, stream } = exact
+    ? { bits: 8, stream: await deflateAsync(grey ?? data) }
+    : grey
+      ? await fewLevelGrey(grey, info.width, info.height).then((g) => ({ bits: g.bits, stream: g.data }))
+      : { bits: 8, stream: await deflateAsync(data) };
   const xobject = pdf.context.stream(stream, {
     Type: 'XObject',
     Subtype: 'Image',
@@ -227,6 +247,11 @@ export interface PdfPageInput {
   heightPt: number;
   image: { bytes: Uint8Array; mime: string; width: number; height: number };
   words: OcrWord[];
+  /**
+   * The page shows its input as it came: the source page is kept (its own pixels, at its own size) with the text
+   * layer over it; where its boxes would not line up (a turned or offset page), the image is stored without rounding.
+   */
+  sourcePage?: boolean;
 }
 
 export interface BuildPdfOptions {
@@ -254,6 +279,22 @@ async function textLayerFont(pdf: PDFDocument, embed: boolean): Promise<PDFFont>
   return pdf.embedFont(await readFile(TEXT_LAYER_FONT), { subset: true });
 }
 
+/** A page rendered upright from its media box's origin: its image's pixels map onto its own coordinates. */
+function alignsWithItsImage(page: PDFPage): boolean {
+  const media = page.getMediaBox();
+  const crop = page.getCropBox();
+  const same = (a: number, b: number) => Math.abs(a - b) < 0.01;
+  return (
+    page.getRotation().angle % 360 === 0 &&
+    same(media.x, 0) &&
+    same(media.y, 0) &&
+    same(crop.x, media.x) &&
+    same(crop.y, media.y) &&
+    same(crop.width, media.width) &&
+    same(crop.height, media.height)
+  );
+}
+
 /**
  * Builds the restored PDF: restored pages are their image over the full page with an invisible text layer;
  * `null` pages are copied unchanged from the source PDF.
@@ -265,7 +306,7 @@ export async function buildPdf(
 ): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await textLayerFont(pdf, opts.pdfa === true);
-  const keepIndexes = pages.flatMap((p, i) => (p === null ? [i] : []));
+  const keepIndexes = pages.flatMap((p, i) => (p === null || p.sourcePage ? [i] : []));
   const kept = new Map<number, PDFPage>();
   if (keepIndexes.length > 0) {
     const original = await PDFDocument.load(source, { ignoreEncryption: true, updateMetadata: false });
@@ -277,8 +318,18 @@ export async function buildPdf(
       pdf.addPage(kept.get(i));
       continue;
     }
+    const source = kept.get(i);
+    if (p.sourcePage && source && alignsWithItsImage(source)) {
+      pdf.addPage(source);
+      // The source page's own content is wrapped in q … Q (a null translation), so the state it leaves (a
+      // transformation, a clip) does not move the text layer drawn after it.
+      source.translateContent(0, 0);
+      if (p.words.length > 0) drawTextLayer(source, font, p.words, p.image.width, p.image.height);
+      continue;
+    }
     const page = pdf.addPage([p.widthPt, p.heightPt]);
-    if (p.image.mime === 'image/png') drawFullPage(page, await embedFlate(pdf, p.image.bytes));
+    if (p.image.mime === 'image/png')
+      drawFullPage(page, await embedFlate(pdf, p.image.bytes, p.sourcePage === true));
     else
       page.drawImage(await pdf.embedJpg(p.image.bytes), { x: 0, y: 0, width: p.widthPt, height: p.heightPt });
     if (p.words.length > 0) drawTextLayer(page, font, p.words, p.image.width, p.image.height);

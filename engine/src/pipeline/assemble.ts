@@ -49,6 +49,7 @@ export async function assembleInThread(
               ...pageSizeOf(doc.pageSizes[i]!, p),
               image: { bytes: p.bytes, mime: p.mime, width: p.width, height: p.height },
               words: p.words,
+              ...(p.asInput ? { sourcePage: true } : {}),
             },
       ),
       doc.bytes,

@@ -7,7 +7,7 @@ import { planDocumentSteps, planPage, type RestoreMode } from '../analysis/plan.
 import type { PageKind } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
 import { decodePage, type Doc } from '../io/decode.js';
-import { encodeImage, type OcrWord } from '../io/encode.js';
+import { asStoredInPdf, encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
 import {
@@ -21,7 +21,7 @@ import { readsBetter } from '../guard/quality.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
 import { patchBadWords, readInside, type WordSources } from '../guard/word-fallback.js';
-import type { PageServices } from './services.js';
+import type { PageGuard, PageServices } from './services.js';
 
 /**
  * Words are patched one by one while their lines are at most this share of the lines the guard checked (or two
@@ -63,6 +63,8 @@ export interface RestoredPage {
    */
   fallback?: { reason: string; lostWords: string[]; words?: number; sources?: WordSources };
   measures: Record<string, number>;
+  /** The page shows its input as it came (no step, no turn): a PDF keeps its source page, under the text layer. */
+  asInput?: true;
   ms: number;
 }
 
@@ -146,7 +148,13 @@ export async function restorePageInThread(
   // The word guard checks every page the measured plan gives a document step, whatever its kind (a mixed page
   // too); it reads the input meanwhile.
   const guarded = !opts.steps && (useNet || calls.some((c) => registry.get(c.name).kind === 'document'));
-  const guard = guarded ? services.startGuard?.(image, dpi) : undefined;
+  const reading = guarded ? services.startGuard?.(image, dpi) : undefined;
+  // A PDF stores a text page in few grey levels: the guard checks each candidate as it will be stored, so a page
+  // whose faint ink the rounding takes away falls back like any page that reads worse.
+  const guard: PageGuard | undefined =
+    reading && doc.format === 'pdf'
+      ? { check: async (candidate) => reading.check(await asStoredInPdf(candidate)) }
+      : reading;
   // Pages without a document step (the photo plan) check each step against its input instead: a step that changes
   // the picture beyond what its damage explains is skipped.
   const selfChecked = !opts.steps && !guarded;
@@ -176,6 +184,7 @@ export async function restorePageInThread(
   let fallback: RestoredPage['fallback'] =
     rejected.length > 0 ? { reason: rejected.map((r) => r.reason).join('; '), lostWords: [] } : undefined;
   let words: OcrWord[] | undefined;
+  let asInput = false;
   // Steps may change the resolution (upscaling); the page's physical size stays.
   let outDpi = Math.round((dpi * output.width) / image.width);
   const recognize = services.recognizeWords;
@@ -238,6 +247,7 @@ export async function restorePageInThread(
       outDpi = Math.round((dpi * output.width) / image.width);
       applied = stepsOf(safer.source);
       words = safer.words;
+      asInput = safer.source === 'input' && geometry.length === 0;
       await keep(opts.keepTempDir, `${prefix}-never-worse-${safer.source}`, output);
     } else if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
     else {
@@ -270,6 +280,7 @@ export async function restorePageInThread(
         output = safe.image;
         words = safe.words;
         applied = stepsOf(safe.source);
+        asInput = safe.source === 'input' && geometry.length === 0;
       } else words = verdict.outputWords;
     }
   }
@@ -289,6 +300,7 @@ export async function restorePageInThread(
     steps: applied,
     ...(fallback ? { fallback } : {}),
     measures: plan.measures,
+    ...(asInput ? { asInput: true as const } : {}),
     ms: Math.round(performance.now() - started),
   };
 }

@@ -93,8 +93,19 @@ export function threadServices(
       // output's reading order is compared with the input's where the input was read whole; where it was read only
       // in part, a doubt about the order (orderInDoubt) asks for a whole reading (one OCR pass more, on the pages
       // where it matters: columns read across as one), and every output is then compared with it.
-      const checked: { words: OcrWord[]; reading: NonNullable<GuardVerdict['reading']> }[] = [];
-      let whole: OcrWord[] | undefined;
+      const checked: {
+        words: OcrWord[];
+        lines: readonly Box[];
+        reading: NonNullable<GuardVerdict['reading']>;
+      }[] = [];
+      let whole: Pick<OcrResult, 'words' | 'lines'> | undefined;
+      // An output's order against the input's whole reading. Where the input's reading cuts its lines in two side by
+      // side and the output's does not, the input's order is no reference (public pdf_001 page 1: a skewed scan
+      // read as half-lines, one half-column after the other; its deskewed page reads straight through).
+      const orderOf = (words: OcrWord[], lines: readonly Box[]) =>
+        whole && !(splitLines(whole.lines) && !splitLines(lines))
+          ? readingOrder(whole.words, words)
+          : undefined;
       // Whether a partly re-read output may read in another order than the input: the input's words re-read inside
       // the changed places come in another order than the output's there, or an output checked before reads in
       // another order than this one.
@@ -135,14 +146,19 @@ export function threadServices(
             input: readingQuality(outside(verdict.inputOcr.words, rejected)),
             output: readingQuality(outside(words, rejected)),
           };
-          if (!verdict.reread || verdict.reread.full) whole ??= verdict.inputOcr.words;
+          const lines = verdict.outputOcr.lines;
+          if (!verdict.reread || verdict.reread.full) whole ??= verdict.inputOcr;
           else if (!whole && orderInDoubt(verdict, words))
-            whole = (await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi })).words;
+            whole = await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi });
           if (whole) {
-            reading.order = readingOrder(whole, words);
-            for (const c of checked) c.reading.order ??= readingOrder(whole, c.words);
+            const order = orderOf(words, lines);
+            if (order) reading.order = order;
+            for (const c of checked) {
+              const earlier = orderOf(c.words, c.lines);
+              if (earlier) c.reading.order ??= earlier;
+            }
           }
-          checked.push({ words, reading });
+          checked.push({ words, lines, reading });
           return {
             accept: verdict.accept,
             badLines: rejected.map((r) => scaled(r, lx, ly)),
