@@ -259,8 +259,9 @@ export const denoiseDct: Step = {
 /**
  * Fading as a veil: a faded print is v' = cast · ((1 − a) · v + a · veil), so its black point is lifted by
  * L = a · veil and its contrast is C = 1 − a = 1 − L / veil. L comes from the darkest channel's black level, the
- * cast from the black and white levels of the channels relative to the strongest one (partly: a photo's own
- * colour also shows there). Dyes lose colour faster than contrast, so the saturation comes back as C^−1.4, in
+ * cast from the black and white levels of the channels relative to the strongest one, 80 % of it (a photo's own
+ * colour also shows there; on the 15 faded photos of dev seeds 71001-71003 the PSNR gain was 6.3 dB at 60 %, 7.1 at
+ * 80 %, 7.0 at 90 %, every photo better at 80 % than at 60 %; held-out seed 71004: 4.8 → 5.4 dB). Dyes lose colour faster than contrast, so the saturation comes back as C^−1.4, in
  * proportion to the colour the print still shows beyond its cast (none for a monochrome print, where a boost
  * would only bring the left-over cast back).
  */
@@ -273,7 +274,7 @@ export const restoreFade: Step = {
     if (img.channels < 3) return img;
     const { low, high } = fadeLevels(img);
     const veil = num(params, 'veil', 0.4);
-    const castStrength = num(params, 'castStrength', 0.6);
+    const castStrength = num(params, 'castStrength', 0.8);
     const saturationPower = num(params, 'saturationPower', 1.4);
     const maxLow = Math.max(1, ...low);
     const maxHigh = Math.max(1, ...high);
