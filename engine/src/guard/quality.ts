@@ -76,12 +76,13 @@ export function readsWorse(
   const marks = output.unsure - input.unsure - Math.max(0, output.words - input.words);
   if (marks >= MIN_ADDED_MARKS && marks > input.words * tolerance.addedMarkShare)
     return `the page reads worse: ${output.unsure} words read unsure against ${input.unsure} in the input`;
-  // Only clearly more words read excuse a lower confidence: marks a restoration drew where there was no legible
-  // text (a stain's faded lines turned into dark scribbles) read as many new unsure words, with one or two more read.
-  if (
-    !readsMoreWords(output, input) &&
-    output.meanConfidence < input.meanConfidence - tolerance.confidenceDrop
-  )
+  // Only clearly more words read, and no fewer than the new words read unsure, excuse a lower confidence: marks a
+  // restoration drew where there was no legible text (a stain's faded lines turned into dark scribbles, a
+  // bleed-through's blurred residue sharpened into mirrored letters) read as many new unsure words, with a few more
+  // read (fresh seed 767064 doc_013: 3 more words read, 7 more unsure, confidence 94 → 87; CER 0.005 → 0.135).
+  const gained = output.words - input.words;
+  const excused = readsMoreWords(output, input) && gained >= output.unsure - input.unsure;
+  if (!excused && output.meanConfidence < input.meanConfidence - tolerance.confidenceDrop)
     return `the page reads worse: mean OCR confidence ${output.meanConfidence.toFixed(0)} against ${input.meanConfidence.toFixed(0)} in the input`;
   return undefined;
 }

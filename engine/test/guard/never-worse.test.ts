@@ -74,6 +74,10 @@ describe('the whole page reads no worse than its input', () => {
     expect(readsWorse(reading(100, 90), reading(100, 80))).toMatch(/confidence/);
     // A lower confidence is excused only by clearly more words read: one more is not enough.
     expect(readsWorse(reading(100, 90), reading(101, 80))).toMatch(/confidence/);
+    // Nor are a few more words read when more new ones read unsure (a bleed-through's residue sharpened into
+    // mirrored letters); many new words read with a few unsure ones (faded text brought back) are.
+    expect(readsWorse(reading(78, 94, 3), reading(81, 87, 10))).toMatch(/confidence 87 against 94/);
+    expect(readsWorse(reading(100, 90, 5), reading(130, 80, 15))).toBeUndefined();
     // Many new words that do not read (marks drawn where there was no legible text), paid by few words read.
     expect(readsWorse(reading(622, 92, 33), reading(645, 82, 138))).toMatch(
       /138 words read unsure against 33/,
