@@ -149,10 +149,11 @@ export async function restorePageInThread(
   // too); it reads the input meanwhile.
   const guarded = !opts.steps && (useNet || calls.some((c) => registry.get(c.name).kind === 'document'));
   const reading = guarded ? services.startGuard?.(image, dpi) : undefined;
-  // A PDF stores a text page in few grey levels: the guard checks each candidate as it will be stored, so a page
-  // whose faint ink the rounding takes away falls back like any page that reads worse.
+  // A PDF stores a text page in few grey levels (encodeImage: document pages as PNG, the rest as JPEG): the guard
+  // checks each candidate as it will be stored, so a page whose faint ink the rounding takes away falls back like
+  // any page that reads worse.
   const guard: PageGuard | undefined =
-    reading && doc.format === 'pdf'
+    reading && doc.format === 'pdf' && plan.kind === 'document'
       ? { check: async (candidate) => reading.check(await asStoredInPdf(candidate)) }
       : reading;
   // Pages without a document step (the photo plan) check each step against its input instead: a step that changes
