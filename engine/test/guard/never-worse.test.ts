@@ -8,7 +8,7 @@ import { planPage } from '../../src/analysis/plan.js';
 import type { RawImage } from '../../src/image.js';
 import { loadDocument, type Doc } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
-import { readingOrder, readsOutOfOrder, readsWorse } from '../../src/guard/index.js';
+import { readingOrder, readsBetter, readsOutOfOrder, readsWorse } from '../../src/guard/index.js';
 import type { OcrWord } from '../../src/ocr/recognize.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
@@ -78,6 +78,10 @@ describe('the whole page reads no worse than its input', () => {
     // mirrored letters); many new words read with a few unsure ones (faded text brought back) are.
     expect(readsWorse(reading(78, 94, 3), reading(81, 87, 10))).toMatch(/confidence 87 against 94/);
     expect(readsWorse(reading(100, 90, 5), reading(130, 80, 15))).toBeUndefined();
+    // A reading with more words unsure than read is no proof of a better page, however many words it reads (mirrored
+    // bleed-through made crisp); a page brought back from unreadable to mostly read is.
+    expect(readsBetter(reading(162, 44, 313), reading(70, 36, 222))).toBe(false);
+    expect(readsBetter(reading(206, 86, 32), reading(14, 30, 66))).toBe(true);
     // Many new words that do not read (marks drawn where there was no legible text), paid by few words read.
     expect(readsWorse(reading(622, 92, 33), reading(645, 82, 138))).toMatch(
       /138 words read unsure against 33/,
