@@ -150,6 +150,11 @@ function greyOf(data: Uint8Array, channels: number): Uint8Array | undefined {
   return grey;
 }
 
+/** The level (0 … top) a grey value is stored as with `top` + 1 levels: the nearest. */
+function levelOf(v: number, top: number): number {
+  return Math.round((v * top) / 255);
+}
+
 /** Grey levels rounded to `bits` per pixel (1, 2 or 4), packed MSB first, each row starting on a byte. */
 export function packGrey(grey: Uint8Array, width: number, height: number, bits: 1 | 2 | 4): Uint8Array {
   const top = (1 << bits) - 1;
@@ -160,7 +165,7 @@ export function packGrey(grey: Uint8Array, width: number, height: number, bits: 
     const row = y * width;
     const outRow = y * rowBytes;
     for (let x = 0; x < width; x++) {
-      const level = Math.round((grey[row + x]! * top) / 255);
+      const level = levelOf(grey[row + x]!, top);
       out[outRow + Math.floor(x / perByte)]! |= level << (8 - bits * (1 + (x % perByte)));
     }
   }
@@ -196,9 +201,8 @@ export async function asStoredInPdf(img: RawImage): Promise<RawImage> {
   if (!grey || img.channels === 4) return img;
   const { bits } = await fewLevelGrey(grey, img.width, img.height);
   const top = (1 << bits) - 1;
-  const level = Uint8Array.from({ length: 256 }, (_, v) =>
-    Math.round((Math.round((v * top) / 255) * 255) / top),
-  );
+  // Each value as a reader decodes its level: level · 255 / top.
+  const level = Uint8Array.from({ length: 256 }, (_, v) => Math.round((levelOf(v, top) * 255) / top));
   const data = new Uint8Array(img.data.length);
   for (let i = 0; i < data.length; i++) data[i] = level[img.data[i]!]!;
   return { ...img, data };

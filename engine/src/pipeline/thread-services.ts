@@ -153,10 +153,8 @@ export function threadServices(
           if (whole) {
             const order = orderOf(words, lines);
             if (order) reading.order = order;
-            for (const c of checked) {
-              const earlier = orderOf(c.words, c.lines);
-              if (earlier) c.reading.order ??= earlier;
-            }
+            for (const c of checked)
+              if (c.reading.order === undefined) c.reading.order = orderOf(c.words, c.lines);
           }
           checked.push({ words, lines, reading });
           return {
