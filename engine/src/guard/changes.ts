@@ -154,6 +154,49 @@ export function blobs(
  * Aligns the input with the output (the plan deskews by the input's measured skew; when the output no longer
  * shows that skew, the input is rotated the same way) and finds where their ink differs.
  */
+/** The input's side of inkChanges, derived once per input image and resolution. */
+interface InputInk {
+  grey: Grey;
+  skew: number;
+  /** By the angle the input was turned to align it with an output (0 or its skew). */
+  aligned: Map<number, Promise<{ grey: Grey; ink: Uint8Array; near: Uint8Array }>>;
+}
+
+/**
+ * A page's guard checks several candidates (the network's page, the classical plan's, fallbacks) against the same
+ * input: its grey, skew and ink are measured once and kept while the input image lives. Nothing here writes to them.
+ */
+const inputInks = new WeakMap<RawImage, Map<number, InputInk>>();
+
+function inputInkOf(input: RawImage, dpi: number): InputInk {
+  let byDpi = inputInks.get(input);
+  if (!byDpi) inputInks.set(input, (byDpi = new Map<number, InputInk>()));
+  let found = byDpi.get(dpi);
+  if (!found) {
+    const grey = toGrey(input, 'max');
+    found = { grey, skew: estimateSkew(grey, dpi), aligned: new Map() };
+    byDpi.set(dpi, found);
+  }
+  return found;
+}
+
+function alignedInk(of: InputInk, angle: number, dpi: number) {
+  let found = of.aligned.get(angle);
+  if (!found) {
+    found = (async () => {
+      const grey = angle === 0 ? of.grey : ((await deskew.run(of.grey, { angle })) as Grey);
+      const ink = inkMask(grey, dpi);
+      return { grey, ink, near: dilate(ink, grey.width, grey.height) };
+    })();
+    of.aligned.set(angle, found);
+  }
+  return found;
+}
+
+/**
+ * Aligns the input with the output (the plan deskews by the input's measured skew; when the output no longer
+ * shows that skew, the input is rotated the same way) and finds where their ink differs.
+ */
 export async function inkChanges(
   input: RawImage,
   output: RawImage,
@@ -162,19 +205,14 @@ export async function inkChanges(
   if (input.width !== output.width || input.height !== output.height) {
     throw new RangeError('inkChanges compares images of the same size');
   }
-  const inGrey = toGrey(input, 'max');
+  const inputInk = inputInkOf(input, opts.dpi);
   const outGrey = toGrey(output, 'max');
-  let aligned = inGrey;
-  let angle = 0;
-  const skew = estimateSkew(inGrey, opts.dpi);
-  if (Math.abs(skew) >= 0.3 && Math.abs(estimateSkew(outGrey, opts.dpi)) < Math.abs(skew) / 2) {
-    aligned = (await deskew.run(inGrey, { angle: skew })) as Grey;
-    angle = skew;
-  }
+  const { skew } = inputInk;
+  const angle =
+    Math.abs(skew) >= 0.3 && Math.abs(estimateSkew(outGrey, opts.dpi)) < Math.abs(skew) / 2 ? skew : 0;
+  const { grey: aligned, ink: inInk, near: inNear } = await alignedInk(inputInk, angle, opts.dpi);
   const { width: w, height: h } = outGrey;
-  const inInk = inkMask(aligned, opts.dpi);
   const outInk = inkMask(outGrey, opts.dpi);
-  const inNear = dilate(inInk, w, h);
   const outNear = dilate(outInk, w, h);
   const changed = new Uint8Array(w * h);
   for (let i = 0; i < changed.length; i++) {

@@ -10,9 +10,21 @@ export function isGrey(img: RawImage): img is Grey {
   return img.channels === 1;
 }
 
+/**
+ * Each colour image's grey copies, made once while the image lives: a page is measured, planned and guarded from
+ * its grey many times over. Images are never written after they are made, so a copy stays true.
+ */
+const greyCopies = new WeakMap<RawImage, { max?: Grey; luma?: Grey }>();
+
 /** Grey image from colour: 'max' keeps the brightest channel (tinted paper turns white), 'luma' is Rec. 601. */
 export function toGrey(img: RawImage, mode: 'max' | 'luma' = 'luma'): Grey {
   if (img.channels === 1) return img as Grey;
+  let copies = greyCopies.get(img);
+  if (!copies) greyCopies.set(img, (copies = {}));
+  return (copies[mode] ??= greyOf(img, mode));
+}
+
+function greyOf(img: RawImage, mode: 'max' | 'luma'): Grey {
   const out = createImage(img.width, img.height, 1) as Grey;
   const { data, channels } = img;
   const n = img.width * img.height;

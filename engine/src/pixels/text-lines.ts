@@ -76,7 +76,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[v
 
 /** Character-sized ink blobs of a page, found at about 150 DPI (`factor`: page pixels per work pixel). */
 export interface GlyphBlobs {
-  blobs: InkBlob[];
+  blobs: readonly InkBlob[];
   factor: number;
   /** The work image's size and the tallest blob kept (work pixels). */
   width: number;
@@ -89,8 +89,19 @@ export interface GlyphBlobs {
  * 0.03 to 0.45 inch high that are not solid bars: the glyphs (or words, where blur joins them) that text lines are
  * made of. Specks, borders, stains and rules are left out.
  */
+/** Each image's glyph blobs by resolution, found once while the image lives (skew and text lines both need them). */
+const glyphsFound = new WeakMap<RawImage, Map<number, GlyphBlobs>>();
+
 export function glyphBlobs(img: RawImage, dpi: number): GlyphBlobs {
   const grey = toGrey(img, 'max');
+  let byDpi = glyphsFound.get(grey);
+  if (!byDpi) glyphsFound.set(grey, (byDpi = new Map<number, GlyphBlobs>()));
+  let found = byDpi.get(dpi);
+  if (!found) byDpi.set(dpi, (found = findGlyphBlobs(grey, dpi)));
+  return found;
+}
+
+function findGlyphBlobs(grey: Grey, dpi: number): GlyphBlobs {
   const factor = Math.max(1, Math.round(dpi / 150));
   const work: Grey =
     factor > 1 ? { ...reduce(grey.data, grey.width, grey.height, factor, 'mean'), channels: 1 } : grey;
@@ -136,8 +147,10 @@ export function glyphBlobs(img: RawImage, dpi: number): GlyphBlobs {
  * blobs, seven in ten aligned with their neighbour (top or bottom), and a length of four heights.
  */
 export function findTextLines(img: RawImage, dpi: number): TextLines {
-  const { blobs, factor, maxH } = glyphBlobs(img, dpi);
-  blobs.sort((a, b) => a.x0 - b.x0);
+  const found = glyphBlobs(img, dpi);
+  const { factor, maxH } = found;
+  // Sorted as a copy: the blobs found are shared with every later caller.
+  const blobs = [...found.blobs].sort((a, b) => a.x0 - b.x0);
   const open: OpenLine[] = [];
   const done: OpenLine[] = [];
   for (const b of blobs) {

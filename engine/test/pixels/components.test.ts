@@ -41,4 +41,22 @@ describe('labelComponents', () => {
     expect(pixels(3)).toEqual([21, 22]);
     expect(c.starts![c.count]).toBe(8);
   });
+
+  it('labels by joining runs exactly as the depth-first fill does, on random masks of every density', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const density of [0.05, 0.3, 0.6, 0.9]) {
+      for (const connectivity of [4, 8] as const) {
+        const width = 37;
+        const height = 23;
+        const m = Uint8Array.from({ length: width * height }, () => (random() < density ? 1 : 0));
+        const runs = labelComponents(m, width, height, { connectivity });
+        const fill = labelComponents(m, width, height, { connectivity, order: true });
+        expect(runs.count).toBe(fill.count);
+        expect([...runs.labels]).toEqual([...fill.labels]);
+        expect([...runs.areas]).toEqual([...fill.areas]);
+        expect(runs.boxes).toEqual(fill.boxes);
+      }
+    }
+  });
 });
