@@ -52,6 +52,12 @@ export interface GuardOptions {
   inputRead?: 'full' | 'changed';
   /** With inputRead 'changed': read the whole input when the changed lines cover more than this share of the text. */
   maxRereadShare?: number;
+  /**
+   * With inputRead 'changed': the input's whole reading where an earlier check of the same page made one. Its words
+   * in the changed places stand for a re-read there (one OCR pass less per later candidate); not when the input had
+   * to be turned to line up with the output (its words lie in the input's frame).
+   */
+  wholeInputOcr?: Pick<OcrResult, 'words' | 'lines'>;
   /** OCR back-end for both passes (tesseract.js by default, which the defaults above are calibrated for) */
   recognize?: Recognizer;
 }
@@ -390,6 +396,23 @@ function mergedReading(reread: OcrResult, output: OcrResult, boxes: Box[]): OcrR
   };
 }
 
+/** The words of a reading that touch any of the boxes, on their lines. */
+function readingInside(reading: Pick<OcrResult, 'lines'>, boxes: Box[]): OcrResult {
+  const lines = reading.lines
+    .map((line) => ({ ...line, words: line.words.filter((w) => boxes.some((b) => intersects(w, b))) }))
+    .filter((line) => line.words.length > 0)
+    // Each line spans the words kept, as a reading of those places alone would.
+    .map((line) => {
+      const { x0, y0, x1, y1 } = line.words.reduce<Box>(union, line.words[0]!);
+      return { ...line, text: line.words.map((w) => w.text).join(' '), x0, y0, x1, y1 };
+    });
+  return {
+    text: lines.map((l) => l.words.map((w) => w.text).join(' ')).join('\n'),
+    words: lines.flatMap((l) => l.words),
+    lines,
+  };
+}
+
 /** OCRs input and output and checks that the output still says what the input said. */
 export async function guardPage(
   input: RawImage,
@@ -442,13 +465,16 @@ export async function guardPage(
     const share = lineArea > 0 ? covered / lineArea : boxes.length > 0 ? 1 : 0;
     const full = share > (opts.maxRereadShare ?? 0.8);
     let inputOcr: OcrResult;
+    const whole = opts.wholeInputOcr;
     let frame: GuardResult['frame'] = 'output';
     if (full) {
       inputOcr = await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi });
       frame = changes.angle === 0 ? 'output' : 'input';
     } else {
       let reread: OcrResult = { text: '', words: [], lines: [] };
-      if (boxes.length > 0) {
+      if (boxes.length > 0 && whole && changes.angle === 0) {
+        reread = readingInside(whole, boxes);
+      } else if (boxes.length > 0) {
         // One reading of the aligned input, cropped to the boxes' extent, with everything outside the boxes
         // whitened; words and lines are shifted back to page coordinates.
         const crop = maskedCrop(changes.aligned, boxes);

@@ -154,7 +154,7 @@ export async function restorePageInThread(
   // any page that reads worse.
   const guard: PageGuard | undefined =
     reading && doc.format === 'pdf' && plan.kind === 'document'
-      ? { check: async (candidate) => reading.check(await asStoredInPdf(candidate)) }
+      ? { ...reading, check: async (candidate) => reading.check(await asStoredInPdf(candidate)) }
       : reading;
   // Pages without a document step (the photo plan) check each step against its input instead: a step that changes
   // the picture beyond what its damage explains is skipped.
@@ -286,6 +286,7 @@ export async function restorePageInThread(
     }
   }
   if (!wantWords) words = [];
+  else if (!words && output === image && guard?.readInput) words = await guard.readInput();
   else words ??= (await recognize(output, outDpi)).words;
   const format = doc.format === 'pdf' ? 'pdf-page' : doc.format;
   const encoded = await encodeImage(output, format, outDpi, plan.kind);

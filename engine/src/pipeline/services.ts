@@ -42,6 +42,8 @@ export interface GuardVerdict {
 /** A guard that has started reading the input; `check` compares a restored output with it. */
 export interface PageGuard {
   check: (output: RawImage) => Promise<GuardVerdict>;
+  /** The input's words, read whole once per page (a page shown as it came takes its text layer from them). */
+  readInput?: () => Promise<OcrWord[]>;
 }
 
 export interface PageServices {

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateSkew } from '../../src/analysis/measure.js';
 import type { RawImage } from '../../src/image.js';
-import { recognizeWords, terminateOcr, type OcrResult } from '../../src/ocr/index.js';
+import { recognizeWords, terminateOcr, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { guardPage, inkChanges, unreadInk, type Box } from '../../src/guard/index.js';
 import { deskew } from '../../src/steps/document.js';
 import { agreementCrop, copyImage, fillBox, findWord, greyCrop, median3, pasteBox } from '../ocr/helpers.js';
@@ -122,6 +122,26 @@ describe("guardPage reading the input only where it changed (inputRead: 'changed
     expect(result.accept).toBe(false);
     expect(result.lostWords).toContain('warehouse');
     expect(result.reread?.full).toBe(false);
+  }, 30_000);
+
+  it("takes the changed places from the input's whole reading when one is given, reading only the output", async () => {
+    const damaged = copyImage(page);
+    fillBox(damaged, findWord(pageOcr, 'warehouse'), 255);
+    let reads = 0;
+    const counted: Recognizer = (img, opts) => {
+      reads += 1;
+      return recognizeWords(img, opts);
+    };
+    const result = await guardPage(page, damaged, {
+      inputRead: 'changed',
+      dpi: 150,
+      recognize: counted,
+      wholeInputOcr: pageOcr,
+    });
+    expect(reads).toBe(1);
+    expect(result.reread?.full).toBe(false);
+    expect(result.accept).toBe(false);
+    expect(result.lostWords).toContain('warehouse');
   }, 30_000);
 
   it('rejects a page where a word was rewritten', async () => {
