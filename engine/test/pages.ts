@@ -2,6 +2,7 @@
 // test states its damage exactly and needs no file from the eval set.
 import sharp from 'sharp';
 import type { RawImage } from '../src/image.js';
+import { loadDocument, type Doc } from '../src/io/decode.js';
 
 const WORDS =
   'Let the committee note that every member agreed to the revised schedule before the meeting closed and that ' +
@@ -98,4 +99,15 @@ export function greyPicture(width = 900, height = 600, low = 110, high = 190, te
     }
   }
   return { data, width, height, channels: 1 };
+}
+
+/** A page as a one-page PNG document at 150 DPI, as an upload would give it to the engine. */
+export async function docOf(img: RawImage): Promise<Doc> {
+  const png = await sharp(Buffer.from(img.data), {
+    raw: { width: img.width, height: img.height, channels: img.channels },
+  })
+    .withMetadata({ density: 150 })
+    .png()
+    .toBuffer();
+  return loadDocument(png);
 }

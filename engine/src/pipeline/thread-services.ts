@@ -126,7 +126,7 @@ export function threadServices(
       return {
         // The same whole reading the checks compare with (psm and resolution as theirs): read once per page.
         readInput: async () =>
-          (await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi })).words,
+          (await (wholeInput ?? recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi }))).words,
         check: async (output) => {
           // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
           // come back in input pixels and are scaled to the output's for the text layer.

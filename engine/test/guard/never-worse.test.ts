@@ -14,7 +14,7 @@ import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
-import { greyPicture, TEXT_TOP, textPage } from '../pages.js';
+import { docOf, greyPicture, TEXT_TOP, textPage } from '../pages.js';
 import { reading } from '../helpers.js';
 
 afterAll(async () => {
@@ -24,16 +24,6 @@ afterAll(async () => {
 /** Only words of three letters or fewer: the word guard checks none of them. */
 const SHORT_WORDS =
   'the cat and dog ran far but not too far for its own new bed so we set out to buy one and get two old mats';
-
-async function docOf(img: RawImage): Promise<Doc> {
-  const png = await sharp(Buffer.from(img.data), {
-    raw: { width: img.width, height: img.height, channels: img.channels },
-  })
-    .withMetadata({ density: 150 })
-    .png()
-    .toBuffer();
-  return loadDocument(png);
-}
 
 /** The page as a one-page PDF at 150 DPI (the image fills the page). */
 async function pdfDocOf(img: RawImage): Promise<Doc> {

@@ -1,18 +1,17 @@
 // The network is credited only where it reads clearly better: on a page it does not read clearly better than the
 // input, the classical plan is read too and the page keeps the better reading. A deliberately weak stand-in for the
 // network (it thins every stroke) and real OCR.
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planPage } from '../../src/analysis/plan.js';
 import type { RawImage } from '../../src/image.js';
-import { decodePage, loadDocument } from '../../src/io/decode.js';
+import { decodePage } from '../../src/io/decode.js';
 import { readsBetter } from '../../src/guard/index.js';
 import { terminateOcr } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
-import { textPage } from '../pages.js';
+import { docOf, textPage } from '../pages.js';
 import { reading } from '../helpers.js';
 
 afterAll(async () => {
@@ -49,13 +48,7 @@ describe('the network against the classical plan', () => {
 
   it('shows neither the network nor the classical plan when neither reads better than the input', async () => {
     const page = await textPage({ ink: 70, paper: 225, lines: 14, fontSize: 18 });
-    const png = await sharp(Buffer.from(page.data), {
-      raw: { width: page.width, height: page.height, channels: page.channels },
-    })
-      .withMetadata({ density: 150 })
-      .png()
-      .toBuffer();
-    const doc = await loadDocument(png);
+    const doc = await docOf(page);
     const registry = createDefaultRegistry().register({
       name: 'restore-page-net',
       kind: 'document',

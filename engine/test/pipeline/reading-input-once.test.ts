@@ -6,15 +6,14 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
-import { decodePage, loadDocument } from '../../src/io/decode.js';
+import { decodePage } from '../../src/io/decode.js';
 import { toPnm, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { readingInputOnce, splitLines, threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
-import { textPage } from '../pages.js';
+import { docOf, textPage } from '../pages.js';
 
 const image = (): RawImage => ({ width: 2, height: 2, channels: 1, data: new Uint8Array(4) });
 const result = (text: string): OcrResult => ({ text, words: [], lines: [] });
@@ -75,41 +74,39 @@ describe('a page shown as it came', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'folio-reads-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('takes its text layer from the reading the guard made of its input, not from a second one', async () => {
-    // Tesseract behind a script that notes a checksum of every image it is given.
-    const log = path.join(dir, 'reads.log');
-    const tesseract = path.join(dir, 'tesseract');
-    const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
-    writeFileSync(
-      tesseract,
-      `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
-        `md5sum < "$f" >> ${log}\n${real} "$f" "$@"\nrc=$?\nrm -f "$f"\nexit $rc\n`,
-    );
-    chmodSync(tesseract, 0o755);
-    const page = await textPage({ lines: 12 });
-    const png = await sharp(Buffer.from(page.data), {
-      raw: { width: page.width, height: page.height, channels: page.channels },
-    })
-      .withMetadata({ density: 150 })
-      .png()
-      .toBuffer();
-    const doc = await loadDocument(png);
-    // Every restoration whitens the page: each reads worse than the input, which the page then shows.
-    const registry = createDefaultRegistry().register({
-      name: 'flatten-background',
-      kind: 'document',
-      description: 'paints the page white (test)',
-      run: (img: RawImage) => ({ ...img, data: new Uint8Array(img.data.length).fill(255) }),
-    });
-    const services = threadServices({ ocr: 'native', tesseract, guardRead: 'changed' });
-    const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
-    expect(restored.steps).toEqual([]);
-    expect(restored.words.map((w) => w.text)).toContain('treasurer');
-    const reads = readFileSync(log, 'utf8').trim().split('\n');
-    const { image: input } = await decodePage(doc, 0);
-    const inputSum = `${createHash('md5').update(toPnm(input)).digest('hex')}  -`;
-    // The whitened candidates were read, and the input once: by the guard, whose reading the text layer reuses.
-    expect(reads.length).toBeGreaterThan(1);
-    expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
-  }, 120_000);
+  it.each(['changed', 'full'] as const)(
+    'takes its text layer from the reading the guard made of its input, not from a second one (guard reads %s)',
+    async (guardRead) => {
+      // Tesseract behind a script that notes a checksum of every image it is given.
+      const log = path.join(dir, `reads-${guardRead}.log`);
+      const tesseract = path.join(dir, `tesseract-${guardRead}`);
+      const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
+      writeFileSync(
+        tesseract,
+        `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
+          `md5sum < "$f" >> ${log}\n${real} "$f" "$@"\nrc=$?\nrm -f "$f"\nexit $rc\n`,
+      );
+      chmodSync(tesseract, 0o755);
+      const page = await textPage({ lines: 12 });
+      const doc = await docOf(page);
+      // Every restoration whitens the page: each reads worse than the input, which the page then shows.
+      const registry = createDefaultRegistry().register({
+        name: 'flatten-background',
+        kind: 'document',
+        description: 'paints the page white (test)',
+        run: (img: RawImage) => ({ ...img, data: new Uint8Array(img.data.length).fill(255) }),
+      });
+      const services = threadServices({ ocr: 'native', tesseract, guardRead });
+      const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
+      expect(restored.steps).toEqual([]);
+      expect(restored.words.map((w) => w.text)).toContain('treasurer');
+      const reads = readFileSync(log, 'utf8').trim().split('\n');
+      const { image: input } = await decodePage(doc, 0);
+      const inputSum = `${createHash('md5').update(toPnm(input)).digest('hex')}  -`;
+      // The whitened candidates were read, and the input once: by the guard, whose reading the text layer reuses.
+      expect(reads.length).toBeGreaterThan(1);
+      expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
+    },
+    120_000,
+  );
 });
