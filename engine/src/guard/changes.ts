@@ -150,10 +150,6 @@ export function blobs(
   return boxes;
 }
 
-/**
- * Aligns the input with the output (the plan deskews by the input's measured skew; when the output no longer
- * shows that skew, the input is rotated the same way) and finds where their ink differs.
- */
 /** The input's side of inkChanges, derived once per input image and resolution. */
 interface InputInk {
   grey: Grey;

@@ -15,7 +15,13 @@ import {
   type Box,
 } from './changes.js';
 import { editDistance } from './edit-distance.js';
-import { recognizeWordsTesseract, type OcrResult, type OcrWord, type Recognizer } from '../ocr/recognize.js';
+import {
+  recognizeWordsTesseract,
+  type OcrLine,
+  type OcrResult,
+  type OcrWord,
+  type Recognizer,
+} from '../ocr/recognize.js';
 
 export interface GuardOptions {
   /** Input words below this Tesseract confidence (0..100) are too unsure to check. */
@@ -385,27 +391,31 @@ function shifted(ocr: OcrResult, dx: number, dy: number): OcrResult {
  * the output's own words (its ink there is the input's).
  */
 function mergedReading(reread: OcrResult, output: OcrResult, boxes: Box[]): OcrResult {
-  const lines = output.lines
-    .map((line) => ({ ...line, words: line.words.filter((w) => !boxes.some((b) => intersects(w, b))) }))
-    .filter((line) => line.words.length > 0);
+  const lines = wordsWhere(output.lines, (w) => !boxes.some((b) => intersects(w, b)));
   lines.push(...reread.lines);
-  return {
-    text: lines.map((l) => l.words.map((w) => w.text).join(' ')).join('\n'),
-    words: lines.flatMap((l) => l.words),
-    lines,
-  };
+  return readingOf(lines);
 }
 
 /** The words of a reading that touch any of the boxes, on their lines. */
 function readingInside(reading: Pick<OcrResult, 'lines'>, boxes: Box[]): OcrResult {
-  const lines = reading.lines
-    .map((line) => ({ ...line, words: line.words.filter((w) => boxes.some((b) => intersects(w, b))) }))
-    .filter((line) => line.words.length > 0)
+  const lines = wordsWhere(reading.lines, (w) => boxes.some((b) => intersects(w, b)))
     // Each line spans the words kept, as a reading of those places alone would.
     .map((line) => {
       const { x0, y0, x1, y1 } = line.words.reduce<Box>(union, line.words[0]!);
       return { ...line, text: line.words.map((w) => w.text).join(' '), x0, y0, x1, y1 };
     });
+  return readingOf(lines);
+}
+
+/** The lines with only the words `keep` keeps, and only the lines that keep any. */
+function wordsWhere(lines: readonly OcrLine[], keep: (word: OcrWord) => boolean): OcrLine[] {
+  return lines
+    .map((line) => ({ ...line, words: line.words.filter(keep) }))
+    .filter((line) => line.words.length > 0);
+}
+
+/** A reading made of these lines: its text and words follow them. */
+function readingOf(lines: OcrLine[]): OcrResult {
   return {
     text: lines.map((l) => l.words.map((w) => w.text).join(' ')).join('\n'),
     words: lines.flatMap((l) => l.words),
