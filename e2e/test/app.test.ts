@@ -123,7 +123,8 @@ describe('landing page', () => {
     await expect.poll(() => toggle.textContent()).toBe('Pause video');
     await toggle.click();
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
-    expect(await toggle.textContent()).toBe('Play video');
+    // The label follows the video's pause event, which React renders a moment after it.
+    await expect.poll(() => toggle.textContent()).toBe('Play video');
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'landing-light-desktop', true);
     expect(await seriousViolations(page)).toEqual([]);
