@@ -8,6 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    // Two files at a time (vitest's default on 2 cores is one): a file's imports and database waits overlap the
+    // other's work, 4.5 -> 3.3 min for the SQLite run here.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
