@@ -18,7 +18,7 @@ const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
  */
 export const SEEN_SEEDS = [
   1001, 70913, 31337, 424242, 515151, 4242, 932990, 20261124, 412667, 612001, 55501, 55502, 55601, 55602,
-  991997, 30131, 508396, 712147, 767064, 101076, 387654,
+  991997, 30131, 508396, 712147, 767064, 101076, 387654, 695128,
 ];
 
 /** A seed for a fresh set, drawn at run time, never one of SEEN_SEEDS. */

