@@ -82,7 +82,13 @@ function routedAsText(img: RawImage, kind: PageKind, features: PageFeatures, tex
   return features.colourfulShare <= 0.3 || colourBeyondCast(img) < 1.5 || oneHueShare(img) >= ONE_HUE_SHARE;
 }
 
-export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePlan {
+export function planPage(
+  img: RawImage,
+  dpi: number,
+  mode: RestoreMode,
+  /** Whether the photo plan may use the trained photo network (off unless the caller has it). */
+  opts: { photoNet?: boolean } = {},
+): PagePlan {
   const features = pageFeatures(img);
   const kind: PageKind =
     mode === 'document' ? 'document' : mode === 'photo' ? 'photo' : classifyPage(features);
@@ -92,7 +98,7 @@ export function planPage(img: RawImage, dpi: number, mode: RestoreMode): PagePla
   // Routing by text lines, not by tones alone: a yellowed form is tinted all over and a faded grey print looks
   // like paper, but only the form has lines of characters.
   if (mode === 'photo' || (mode === 'auto' && !routedAsText(img, kind, features, textLines))) {
-    const photo = planPhoto(img, measures);
+    const photo = planPhoto(img, measures, opts);
     // A damaged picture is never returned unchanged: damage the photo plan's gates let through gets its step.
     if (photo.steps.length === 0) photo.steps.push(...untouchedDamage(img, measures));
     return { kind, route: 'photo', features, measures, geometry: [], ...photo };

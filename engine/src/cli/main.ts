@@ -1,4 +1,4 @@
-// folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net]
+// folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net] [--no-photo-net]
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { restore } from '../pipeline/restore.js';
 import { engineSettings } from '../settings.js';
 
 const USAGE =
-  'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net]';
+  'Usage: folio-restore INPUT -o OUTPUT [--mode auto|document|photo] [--pdfa] [--keep-temp] [--no-page-net] [--no-photo-net]';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -22,8 +22,9 @@ async function main(): Promise<number> {
       'keep-temp': { type: 'boolean', default: false },
       // PDF input: write PDF/A-2b.
       pdfa: { type: 'boolean', default: false },
-      // The classical steps alone, without the trained network (comparisons).
+      // The classical steps alone, without the trained page network, or photo network (comparisons).
       'no-page-net': { type: 'boolean', default: false },
+      'no-photo-net': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -52,6 +53,7 @@ async function main(): Promise<number> {
       mode,
       pdfa: values.pdfa,
       ...(values['no-page-net'] ? { pageNet: false } : {}),
+      ...(values['no-photo-net'] ? { photoNet: false } : {}),
       ...(keepTempDir ? { keepTempDir } : {}),
       onPageStart: (index) => console.error(`page ${index + 1} started`),
       onProgress: (p) =>

@@ -2,6 +2,7 @@
 import { documentSteps } from './document.js';
 import { geometrySteps } from './geometry.js';
 import { restorePageNet } from './page-net.js';
+import { restorePhotoNet } from './photo-net.js';
 import { photoSteps } from './photo.js';
 import { photoRestoreSteps } from './photo-restore.js';
 import { StepRegistry } from './registry.js';
@@ -12,6 +13,7 @@ export function createDefaultRegistry(): StepRegistry {
     ...geometrySteps,
     ...documentSteps,
     restorePageNet,
+    restorePhotoNet,
     ...photoSteps,
     ...photoRestoreSteps,
   ])
