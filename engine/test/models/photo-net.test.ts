@@ -1,11 +1,11 @@
-import sharp, { type Sharp } from 'sharp';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { duplicatedLines, enlargement } from '../../src/analysis/measure-photo.js';
 import { PHOTO_NET_STEP, planPhoto } from '../../src/analysis/plan-photo.js';
 import type { RawImage } from '../../src/image.js';
 import { photoNetAvailable, runPhotoNet } from '../../src/models/photo-net.js';
 import { closeEnginePool, restore } from '../../src/index.js';
-import { crop, psnr } from '../steps/helpers.js';
+import { crop, psnr, rawOf } from '../steps/helpers.js';
 
 afterAll(async () => {
   await closeEnginePool();
@@ -13,16 +13,6 @@ afterAll(async () => {
 
 /** The clean astronaut photo of the public set (512×512 RGB). */
 const astronaut = () => crop('photo_001', 'clean.png', { left: 0, top: 0, width: 512, height: 512 });
-
-async function raw(p: Sharp): Promise<RawImage> {
-  const { data, info } = await p.raw().toBuffer({ resolveWithObject: true });
-  return {
-    data: new Uint8Array(data),
-    width: info.width,
-    height: info.height,
-    channels: info.channels as RawImage['channels'],
-  };
-}
 
 const sharpOf = (img: RawImage) =>
   sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
@@ -33,16 +23,16 @@ async function enlarged(
   factor: number,
   kernel: 'nearest' | 'linear' | 'cubic',
 ): Promise<RawImage> {
-  const small = await raw(
+  const small = await rawOf(
     sharpOf(img).resize(Math.round(img.width / factor), Math.round(img.height / factor), {
       kernel: 'mitchell',
     }),
   );
-  return raw(sharpOf(small).resize(img.width, img.height, { kernel }));
+  return rawOf(sharpOf(small).resize(img.width, img.height, { kernel }));
 }
 
 async function jpeg(img: RawImage, quality: number): Promise<RawImage> {
-  return raw(sharp(await sharpOf(img).jpeg({ quality }).toBuffer()));
+  return rawOf(sharp(await sharpOf(img).jpeg({ quality }).toBuffer()));
 }
 
 describe('the trained photo network (engine/weights/photo-net.onnx)', () => {

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { createImage, type RawImage } from '../../src/image.js';
 import { publicSet } from '../helpers.js';
 import path from 'node:path';
@@ -14,6 +14,11 @@ export async function crop(
     .extract(region)
     .removeAlpha();
   if (grey) p = p.toColourspace('b-w');
+  return rawOf(p);
+}
+
+/** What a sharp pipeline gives, as a RawImage. */
+export async function rawOf(p: Sharp): Promise<RawImage> {
   const { data, info } = await p.raw().toBuffer({ resolveWithObject: true });
   return {
     data: new Uint8Array(data),
