@@ -166,7 +166,8 @@ function columnSteps(data: Uint8Array, width: number, height: number, transpose:
     for (let r = 0; r < rows; r++) sum += Math.abs(at(c + 1, r) - at(c, r));
     steps[c] = sum / rows;
   }
-  // The ends lose their 8 columns to the detrending window, as a full window is needed there.
+  // Eight columns at each end are left out: the 9-column mean needs four of them, and a frame or padding at the
+  // border would add steps of its own.
   const n = steps.length - 16;
   const out = new Float64Array(Math.max(0, n));
   for (let i = 0; i < n; i++) {
