@@ -94,6 +94,7 @@ train-photo: install-train-photo
 	cd engine/training && /usr/bin/python3 train_photo.py --out $(CURDIR)/engine/weights/photo-net \
 	  --init $(TRAIN_DIR)/photo-net-first.pt --lr 5e-4 --textured 0.5 --minutes 30
 	rm -f engine/weights/photo-net.pt
+	npx prettier --write engine/weights/photo-net.json
 
 .PHONY: help install models install-train train install-train-photo train-photo install-ocr install-browser install-eval-tools typecheck lint format-check check run test test-scale bench bench-quality
 
