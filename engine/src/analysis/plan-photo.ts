@@ -69,23 +69,11 @@ export function planPhoto(
   const faded = img.channels >= 3 && !isNeutral(img) && lift >= 12 && white <= 215;
   const jpeg = block > 1.3;
   const deblur = planDeblur(img, measures, { jpeg, grain, blur, faded });
-  const period = enlargement(img);
-  const repeated = duplicatedLines(img);
-  Object.assign(measures, {
-    enlargement: round2(period.strength),
-    enlargementPeriod: round2(period.period),
-    duplicatedLines: round2(repeated),
-  });
 
-  // A small photo enlarged: soft edges no motion or focus blur explains, or pixels repeated (a clear enlargement
-  // period, with or without JPEG on top, or exactly repeated lines). The trained network restores it in one pass,
-  // better than the classical steps (27 dev photos: −0.06 to +1.96 dB, 24 by more than 0.1). On noisy photos (sensor noise under the JPEG) the
-  // DCT denoiser does better, and the network never learned fading or dust: those photos keep the classical steps.
-  const enlarged =
-    period.strength >= ENLARGED_STRENGTH ||
-    repeated >= ENLARGED_BY_REPEATING ||
-    deblur[0]?.name === 'deblur-photo';
-  if (opts.photoNet && enlarged && !faded && grain <= PHOTO_NET_MAX_GRAIN) {
+  // A small photo enlarged: the trained network restores it in one pass, better than the classical steps (27 dev
+  // photos: −0.06 to +1.96 dB, 24 by more than 0.1). On noisy photos (sensor noise under the JPEG) the DCT denoiser
+  // does better, and the network never learned fading or dust: those photos keep the classical steps.
+  if (opts.photoNet && !faded && grain <= PHOTO_NET_MAX_GRAIN && enlargedPhoto(img, deblur, measures)) {
     return { steps: [{ name: PHOTO_NET_STEP, params: {} }], conservative: [] };
   }
 
@@ -111,6 +99,21 @@ export function planPhoto(
   // 3. Levels, cast and colour of the faded print (the step measures them on the cleaned image).
   if (faded) steps.push({ name: 'restore-fade', params: {} });
   return { steps, conservative: [] };
+}
+
+/**
+ * Whether the photo was enlarged from a smaller one: soft edges no motion or focus blur explains (the deblurring
+ * plan chose deblur-photo), exactly repeated lines, or a clear enlargement period (pixels repeated, with or without
+ * JPEG on top). Measured in that order, each only when the one before found nothing.
+ */
+function enlargedPhoto(img: RawImage, deblur: StepCall[], measures: Record<string, number>): boolean {
+  if (deblur[0]?.name === 'deblur-photo') return true;
+  const repeated = duplicatedLines(img);
+  measures.duplicatedLines = round2(repeated);
+  if (repeated >= ENLARGED_BY_REPEATING) return true;
+  const period = enlargement(img);
+  Object.assign(measures, { enlargement: round2(period.strength), enlargementPeriod: round2(period.period) });
+  return period.strength >= ENLARGED_STRENGTH;
 }
 
 function planDeblur(

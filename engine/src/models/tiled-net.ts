@@ -35,6 +35,8 @@ export interface Tile {
   wy1: number;
 }
 
+const roundUp = (n: number, multiple: number) => Math.ceil(n / multiple) * multiple;
+
 /** The fewest tiles, in a grid, whose padded windows stay under the pixel budget. */
 export function planTiles(
   width: number,
@@ -43,7 +45,6 @@ export function planTiles(
   multiple: number,
   margin: number,
 ): Tile[] {
-  const roundUp = (n: number) => Math.ceil(n / multiple) * multiple;
   // Windows start on the network's grid: it folds and halves the image, so a window shifted by a pixel would see
   // every detail on another phase and restore it a little differently from its neighbour.
   const alignDown = (n: number) => Math.max(0, Math.floor(n / multiple) * multiple);
@@ -52,7 +53,7 @@ export function planTiles(
   const windowPixels = () => {
     const w = Math.ceil(width / nx) + (nx > 1 ? 2 * margin + multiple : 0);
     const h = Math.ceil(height / ny) + (ny > 1 ? 2 * margin + multiple : 0);
-    return roundUp(w) * roundUp(h);
+    return roundUp(w, multiple) * roundUp(h, multiple);
   };
   while (windowPixels() > maxPixels) {
     if (Math.ceil(width / nx) >= Math.ceil(height / ny)) nx++;
@@ -121,10 +122,9 @@ export async function runTiledNet(net: TiledNet, img: RawImage, maxWindowPixels:
     data: new Uint8Array(img.width * img.height * channels),
   };
   const session = sessionForFile(net.id, net.file);
-  const roundUp = (n: number) => Math.ceil(n / net.multiple) * net.multiple;
   for (const t of planTiles(img.width, img.height, maxWindowPixels, net.multiple, net.margin)) {
-    const pw = roundUp(t.wx1 - t.wx0);
-    const ph = roundUp(t.wy1 - t.wy0);
+    const pw = roundUp(t.wx1 - t.wx0, net.multiple);
+    const ph = roundUp(t.wy1 - t.wy0, net.multiple);
     const input = new ort.Tensor('float32', readWindow(img, t, pw, ph), [1, 3, ph, pw]);
     const result = await session.run({ [net.input]: input });
     const restored = result[net.output];
