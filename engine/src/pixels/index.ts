@@ -147,6 +147,40 @@ function runningMax(src: Uint8Array, width: number, height: number, r: number): 
   return out;
 }
 
+/**
+ * Median over a (2r+1)² square, borders clamped: a running histogram per row (Huang), the median found by walking
+ * from the previous one, so a pixel costs the 2(2r+1) histogram updates and a short walk.
+ */
+export function medianFilter(src: Uint8Array, width: number, height: number, r: number): Uint8Array {
+  const out = new Uint8Array(src.length);
+  const half = ((2 * r + 1) * (2 * r + 1)) >> 1;
+  const hist = new Int32Array(256);
+  const at = (x: number, y: number) =>
+    src[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]!;
+  for (let y = 0; y < height; y++) {
+    hist.fill(0);
+    for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) hist[at(dx, y + dy)]!++;
+    // below = values under the current median; the median m is the least m with below + hist[m] > half.
+    let m = 0;
+    let below = 0;
+    for (let x = 0; x < width; x++) {
+      if (x > 0)
+        for (let dy = -r; dy <= r; dy++) {
+          const gone = at(x - r - 1, y + dy);
+          const come = at(x + r, y + dy);
+          hist[gone]!--;
+          hist[come]!++;
+          if (gone < m) below--;
+          if (come < m) below++;
+        }
+      while (below > half) below -= hist[--m]!;
+      while (below + hist[m]! <= half) below += hist[m++]!;
+      out[y * width + x] = m;
+    }
+  }
+  return out;
+}
+
 /** Box mean over a (2r+1)² window with clamped borders, via an integral image. */
 export function boxMean(src: ArrayLike<number>, width: number, height: number, r: number): Float32Array {
   const w1 = width + 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankFilter } from '../../src/pixels/index.js';
+import { medianFilter, rankFilter } from '../../src/pixels/index.js';
 
 /** The definition: the extreme over the (2r+1)² square around each pixel, clipped at the borders. */
 function bruteForce(src: Uint8Array, width: number, height: number, r: number, max: boolean): Uint8Array {
@@ -45,5 +45,37 @@ describe('rankFilter', () => {
     const out = rankFilter(src, 2, 2, 0, true);
     expect(Array.from(out)).toEqual([1, 2, 3, 4]);
     expect(out).not.toBe(src);
+  });
+});
+
+describe('medianFilter', () => {
+  it('gives the median over the (2r+1)² square, borders clamped', () => {
+    let seed = 777;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const [width, height] of [
+      [1, 1],
+      [9, 4],
+      [31, 23],
+    ] as const) {
+      const src = Uint8Array.from({ length: width * height }, () =>
+        next() < 0.3 ? 200 : Math.floor(next() * 256),
+      );
+      for (const r of [1, 2, 4]) {
+        const expected = new Uint8Array(src.length);
+        for (let y = 0; y < height; y++)
+          for (let x = 0; x < width; x++) {
+            const values: number[] = [];
+            for (let dy = -r; dy <= r; dy++)
+              for (let dx = -r; dx <= r; dx++) {
+                const yy = Math.min(height - 1, Math.max(0, y + dy));
+                const xx = Math.min(width - 1, Math.max(0, x + dx));
+                values.push(src[yy * width + xx]!);
+              }
+            values.sort((a, b) => a - b);
+            expected[y * width + x] = values[values.length >> 1]!;
+          }
+        expect(Array.from(medianFilter(src, width, height, r))).toEqual(Array.from(expected));
+      }
+    }
   });
 });
