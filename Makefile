@@ -15,7 +15,7 @@ help:
 	@echo "make bench-quality  restoration benchmark: public eval set and a fresh seed, baselines, gap"
 	@echo "make models         opt-in: convert the ESRGAN models to ONNX (no step of the default plan uses them)"
 	@echo "make train          generate training pairs and train the page network into engine/weights (about 1.5 h on 2 cores)"
-	@echo "make train-photo    train the photo network into engine/weights (about 75 min on 2 cores)"
+	@echo "make train-photo    train the photo and dust networks into engine/weights (about 105 min on 2 cores)"
 
 # npm dependencies, reinstalled when the lock file changes. Install scripts are governed by
 # "allowScripts" in package.json (better-sqlite3 builds from source; onnxruntime-node's GPU download is off).
@@ -80,8 +80,9 @@ train: install-train
 	  --out $(CURDIR)/engine/weights/page-net --minutes $(TRAIN_MINUTES)
 	rm -f engine/weights/page-net.pt
 
-# The photo network (engine/training/train_photo.py): photos of Debian's wallpaper packages (none of the
-# benchmark's), damaged by the script's own recipe; 40 minutes of training, then 30 more on textured patches.
+# The photo networks (engine/training/train_photo.py): photos of Debian's wallpaper packages (none of the
+# benchmark's), damaged by the script's own recipes. The photo network: 40 minutes of training, then 30 more on
+# textured patches; the dust network (dust, hairs, scratches): 30 minutes.
 PHOTO_PKGS := python3-torch plasma-workspace-wallpapers mate-backgrounds ukui-wallpapers lomiri-wallpapers-20.04
 install-train-photo:
 	@/usr/bin/python3 -c 'import torch, cv2' 2>/dev/null && test -d /usr/share/backgrounds/mate && \
@@ -93,8 +94,10 @@ train-photo: install-train-photo
 	cd engine/training && /usr/bin/python3 train_photo.py --out $(TRAIN_DIR)/photo-net-first --minutes 40
 	cd engine/training && /usr/bin/python3 train_photo.py --out $(CURDIR)/engine/weights/photo-net \
 	  --init $(TRAIN_DIR)/photo-net-first.pt --lr 5e-4 --textured 0.5 --minutes 30
-	rm -f engine/weights/photo-net.pt
-	npx prettier --write engine/weights/photo-net.json
+	cd engine/training && /usr/bin/python3 train_photo.py --out $(CURDIR)/engine/weights/dust-net --recipe dust \
+	  --lr 1e-3 --textured 0.5 --minutes 30
+	rm -f engine/weights/photo-net.pt engine/weights/dust-net.pt
+	npx prettier --write engine/weights/photo-net.json engine/weights/dust-net.json
 
 .PHONY: help install models install-train train install-train-photo train-photo install-ocr install-browser install-eval-tools typecheck lint format-check check run test test-scale bench bench-quality
 

@@ -69,7 +69,69 @@ def noisy(img, rng):
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def specks(img, rng):
+    """Dust, hairs and scratches on the print: spots of 1-6 px, light (dust on the negative) or dark (dust on the
+    print), thin light or dark lines, straight or bent, and curly dark hairs; from a few to a few hundred."""
+    h, w = img.shape[:2]
+    light = np.zeros((h, w), np.float32)
+    dark = np.zeros((h, w), np.float32)
+    for _ in range(int(rng.integers(3, 8 + int(300 * rng.random() ** 2)))):
+        target = light if rng.random() < 0.5 else dark
+        r = rng.uniform(0.4, 3.0)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        ax = r * rng.uniform(0.6, 1.6)
+        cv2.ellipse(target, ((cx, cy), (2 * ax, 2 * r), rng.uniform(0, 180)), float(rng.uniform(0.4, 1.0)), -1,
+                    cv2.LINE_AA)
+    for _ in range(int(rng.integers(0, 9))):
+        target = light if rng.random() < 0.6 else dark
+        n = int(rng.integers(2, 6))
+        length = rng.uniform(20, 1.2 * max(h, w))
+        angle = rng.uniform(0, np.pi)
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        pts = [(x, y)]
+        for _ in range(n):
+            angle += rng.normal(0, 0.15)
+            x, y = x + np.cos(angle) * length / n, y + np.sin(angle) * length / n
+            pts.append((x, y))
+        width = 1 if rng.random() < 0.7 else 2
+        cv2.polylines(target, [np.int32(np.round(pts))], False, float(rng.uniform(0.3, 1.0)), width, cv2.LINE_AA)
+    for _ in range(int(rng.integers(0, 4))):
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        pts = []
+        angle = rng.uniform(0, 2 * np.pi)
+        for _ in range(int(rng.integers(10, 40))):
+            angle += rng.normal(0, 0.5)
+            x, y = x + 2 * np.cos(angle), y + 2 * np.sin(angle)
+            pts.append((x, y))
+        cv2.polylines(dark, [np.int32(np.round(pts))], False, float(rng.uniform(0.5, 1.0)), 1, cv2.LINE_AA)
+    if rng.random() < 0.5:
+        light = cv2.GaussianBlur(light, (0, 0), rng.uniform(0.3, 0.8))
+        dark = cv2.GaussianBlur(dark, (0, 0), rng.uniform(0.3, 0.8))
+    shape = (h, w, 1) if img.ndim == 3 else (h, w)
+    light, dark = light.reshape(shape), dark.reshape(shape)
+    out = img.astype(np.float32)
+    out = out * (1 - dark * rng.uniform(0.6, 0.95)) + dark * rng.uniform(0, 25)
+    out = out * (1 - light) + light * rng.uniform(200, 255)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def dust_damage(img, rng):
+    """The dust network's recipe: specks on the photo as it is (60 %), slightly blurred, noisy or JPEG-compressed
+    (30 %); a tenth of the photos stay clean, so that the network learns to leave a photo without dust alone."""
+    r = rng.random()
+    if r < 0.1:
+        return img.copy()
+    if r < 0.2:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.0))
+    elif r < 0.3:
+        img = noisy(img, rng)
+    elif r < 0.4:
+        img = jpeg(img, rng.uniform(60, 95), 2)
+    return specks(img, rng)
+
+
 def damage(img, rng):
+    """The photo network's recipe: enlargement, JPEG, both, noise or blur then JPEG, or nothing."""
     r = rng.random()
     q = rng.uniform(8, 50)
     sub = 0 if rng.random() < 0.2 else 2
@@ -86,7 +148,7 @@ def damage(img, rng):
     return img.copy()
 
 
-def make_pool(paths, rng, per_source):
+def make_pool(paths, rng, per_source, recipe=damage):
     """Damaged/clean pairs (RGB uint8): each source at `per_source` random sizes and crops."""
     pool = []
     for p in paths:
@@ -103,7 +165,7 @@ def make_pool(paths, rng, per_source):
             img = np.ascontiguousarray(img[y:y + ch, x:x + cw])
             if rng.random() < 0.2:
                 img = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
-            deg = damage(img, rng)
+            deg = recipe(img, rng)
             if img.ndim == 2:
                 img, deg = [np.repeat(a[..., None], 3, 2) for a in (img, deg)]
             pool.append((deg, img))
@@ -139,6 +201,15 @@ def export(model, path):
                       dynamic_axes={"photo": {2: "height", 3: "width"}, "restored": {2: "height", 3: "width"}})
 
 
+def load_weights(path):
+    """A checkpoint's state dict; from an exported .onnx, its initializers (named like the parameters)."""
+    if not path.endswith(".onnx"):
+        return torch.load(path)
+    import onnx
+    from onnx import numpy_helper
+    return {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in onnx.load(path).graph.initializer}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True, help="path without extension: OUT.pt, OUT.onnx and OUT.json")
@@ -147,7 +218,10 @@ def main():
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--textured", type=float, default=0.0, help="share of patches picked for texture")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--init", help="continue from this checkpoint (.pt; its .json manifest is kept in ours)")
+    ap.add_argument("--recipe", choices=["photo", "dust"], default="photo",
+                    help="photo: enlargement and JPEG (photo-net); dust: dust, hairs and scratches (dust-net)")
+    ap.add_argument("--init", help="continue from this checkpoint (.pt, or an exported .onnx; its .json manifest "
+                                   "is kept in ours)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -156,14 +230,15 @@ def main():
     val_paths = paths[::7]
     train_paths = [p for p in paths if p not in val_paths]
     started = time.time()
-    pool = make_pool(train_paths, rng, 6)
-    val = make_pool(val_paths, np.random.default_rng(args.seed + 1), 3)
+    recipe = dust_damage if args.recipe == "dust" else damage
+    pool = make_pool(train_paths, rng, 6, recipe)
+    val = make_pool(val_paths, np.random.default_rng(args.seed + 1), 3, recipe)
     val_batches = [batch(val, np.random.default_rng(args.seed + 2 + i), 16, args.textured) for i in range(6)]
     print("%d training sources, %d validation sources, %d pairs in %.0f s" % (
         len(train_paths), len(val_paths), len(pool), time.time() - started), flush=True)
     model = PhotoNet()
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(load_weights(args.init))
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60
@@ -176,7 +251,7 @@ def main():
         for g in opt.param_groups:
             g["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * frac))
         if it and it % REDRAW == 0:
-            pool = make_pool(train_paths, rng, 6)
+            pool = make_pool(train_paths, rng, 6, recipe)
         x, y = batch(pool, rng, BATCH, args.textured)
         model.train()
         loss = ((model(x) - y) ** 2).mean()  # MSE: what PSNR measures
@@ -200,14 +275,14 @@ def main():
     model.load_state_dict(best_state)
     export(model, args.out + ".onnx")
     init_manifest = None
-    if args.init and os.path.exists(args.init[:-3] + ".json"):
-        with open(args.init[:-3] + ".json") as fh:
+    if args.init and os.path.exists(os.path.splitext(args.init)[0] + ".json"):
+        with open(os.path.splitext(args.init)[0] + ".json") as fh:
             init_manifest = json.load(fh)
     manifest = {
         "model": "PhotoNet", "width": 32, "dilations": [1, 2, 4, 1], "parameters": params,
         "input": "RGB photo in [0, 1], NCHW", "output": "RGB photo in [0, 1]",
         "sources": [os.path.relpath(p, "/usr/share") for p in paths], "validation_sources": len(val_paths),
-        "patch": PATCH, "batch": BATCH, "textured": args.textured, "lr": args.lr, "seed": args.seed,
+        "patch": PATCH, "batch": BATCH, "textured": args.textured, "recipe": args.recipe, "lr": args.lr, "seed": args.seed,
         "iterations": it, "training_seconds": round(time.time() - t0), "threads": args.threads,
         "validation_psnr": round(psnr(best), 3), "validation_input_psnr": round(psnr(input_mse), 3),
         "commit": git_commit(), "history": history, "continued_from": init_manifest,
