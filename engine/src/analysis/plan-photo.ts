@@ -10,6 +10,7 @@ import {
   estimateDefocus,
   estimateMotion,
   grainNoise,
+  specks,
 } from './measure-photo.js';
 import { fadeLevels } from '../pixels/levels.js';
 
@@ -31,6 +32,8 @@ function isNeutral(img: RawImage): boolean {
 
 /** The trained photo network's step (engine/weights/photo-net.onnx). */
 export const PHOTO_NET_STEP = 'restore-photo-net';
+/** The trained dust network's step (engine/weights/dust-net.onnx). */
+export const DUST_NET_STEP = 'remove-dust-net';
 
 /**
  * Enlargement period strength above which a photo was surely enlarged. Dev photos (seeds 5201–5203, 120 photos):
@@ -38,6 +41,9 @@ export const PHOTO_NET_STEP = 'restore-photo-net';
  * 50 (repeated pixels: sharp, only this measure and the repeated lines see them).
  */
 const ENLARGED_STRENGTH = 8;
+
+/** Specks per megapixel above which a photo is dusty (dev photos: dust 996–1247, the others at most 88). */
+const DUSTY_SPECKS = 400;
 
 /** Share of repeated rows and columns above which a photo was enlarged by repeating pixels (0.5 at 2×). */
 const ENLARGED_BY_REPEATING = 0.3;
@@ -52,8 +58,8 @@ const PHOTO_NET_MAX_GRAIN = 1;
 export function planPhoto(
   img: RawImage,
   measures: Record<string, number>,
-  /** Whether the trained photo network may be planned (its weights are at hand and the caller wants it). */
-  opts: { photoNet?: boolean } = {},
+  /** Whether the trained photo and dust networks may be planned (their weights are at hand, the caller wants them). */
+  opts: { photoNet?: boolean; dustNet?: boolean } = {},
 ): { steps: StepCall[]; conservative: StepCall[] } {
   const steps: StepCall[] = [];
   const block = blockiness(img);
@@ -73,9 +79,13 @@ export function planPhoto(
   // A small photo enlarged: the trained network restores it in one pass, better than the classical steps (27 dev
   // photos: −0.06 to +1.96 dB, 24 by more than 0.1). On noisy photos (sensor noise under the JPEG) the DCT denoiser
   // does better, and the network never learned fading or dust: those photos keep the classical steps.
-  if (opts.photoNet && !faded && grain <= PHOTO_NET_MAX_GRAIN && enlargedPhoto(img, deblur, measures)) {
+  if (opts.photoNet && !faded && grain <= PHOTO_NET_MAX_GRAIN && enlargedPhoto(img, deblur, measures))
     return { steps: [{ name: PHOTO_NET_STEP, params: {} }], conservative: [] };
-  }
+
+  // Dust and scratches on a sharp photo (no blur, JPEG or grain took the specks' edges): the dust network. Faded
+  // prints keep remove-dust (their specks lie outside the print's band, which the levels then widen).
+  if (opts.dustNet && !faded && !jpeg && grain <= 2 && deblur.length === 0 && dustyPhoto(img, measures))
+    return { steps: [{ name: DUST_NET_STEP, params: {} }], conservative: [] };
 
   if (faded) steps.push({ name: 'remove-dust', params: { threshold: 25, above: white, below: lift } });
 
@@ -114,6 +124,13 @@ function enlargedPhoto(img: RawImage, deblur: StepCall[], measures: Record<strin
   const period = enlargement(img);
   Object.assign(measures, { enlargement: round2(period.strength), enlargementPeriod: round2(period.period) });
   return period.strength >= ENLARGED_STRENGTH;
+}
+
+/** Whether dust and scratches lie on the photo: many isolated specks (see `specks`). */
+function dustyPhoto(img: RawImage, measures: Record<string, number>): boolean {
+  const found = specks(img);
+  measures.specks = Math.round(found);
+  return found >= DUSTY_SPECKS;
 }
 
 function planDeblur(

@@ -86,8 +86,8 @@ export function planPage(
   img: RawImage,
   dpi: number,
   mode: RestoreMode,
-  /** Whether the photo plan may use the trained photo network (off unless the caller has it). */
-  opts: { photoNet?: boolean } = {},
+  /** Whether the photo plan may use the trained photo and dust networks (off unless the caller has them). */
+  opts: { photoNet?: boolean; dustNet?: boolean } = {},
 ): PagePlan {
   const features = pageFeatures(img);
   const kind: PageKind =

@@ -1,6 +1,7 @@
-// The trained photo network (engine/training/photo_model.py: a small residual network trained on photos from
-// Debian's wallpaper packages, reduced and enlarged, JPEG-compressed, noisy), run with ONNX Runtime window by
-// window: damaged photo in, restored photo out, in the input's channel layout.
+// The trained photo networks (engine/training/photo_model.py: a small residual network trained on photos from
+// Debian's wallpaper packages), run with ONNX Runtime window by window: damaged photo in, restored photo out, in the
+// input's channel layout. The photo network learned enlargement, JPEG and light noise; the dust network, with the
+// same shape, learned dust, hairs and scratches.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RawImage } from '../image.js';
@@ -9,6 +10,8 @@ import { runTiledNet, type TiledNet } from './tiled-net.js';
 export const PHOTO_NET_ID = 'photo-net';
 /** engine/weights: committed with the repository (the ONNX file and its manifest, written by `make train-photo`). */
 export const PHOTO_NET_FILE = path.resolve(import.meta.dirname, '../../weights/photo-net.onnx');
+export const DUST_NET_ID = 'dust-net';
+export const DUST_NET_FILE = path.resolve(import.meta.dirname, '../../weights/dust-net.onnx');
 /** Largest window, in pixels: a 1 MP photo runs in one piece; larger photos in windows (bounded memory). */
 const MAX_WINDOW_PIXELS = 1_100_000;
 
@@ -24,6 +27,9 @@ const PHOTO_NET: TiledNet = {
   outChannels: 3,
 };
 
+/** The dust network: the photo network's shape and windows, its own weights. */
+const DUST_NET: TiledNet = { ...PHOTO_NET, id: DUST_NET_ID, file: DUST_NET_FILE };
+
 export function photoNetAvailable(file = PHOTO_NET_FILE): boolean {
   return existsSync(file);
 }
@@ -31,4 +37,9 @@ export function photoNetAvailable(file = PHOTO_NET_FILE): boolean {
 /** Runs the network over the photo; the result has the photo's size and channels. */
 export function runPhotoNet(img: RawImage, maxWindowPixels = MAX_WINDOW_PIXELS): Promise<RawImage> {
   return runTiledNet(PHOTO_NET, img, maxWindowPixels);
+}
+
+/** Runs the dust network over the photo; the result has the photo's size and channels. */
+export function runDustNet(img: RawImage, maxWindowPixels = MAX_WINDOW_PIXELS): Promise<RawImage> {
+  return runTiledNet(DUST_NET, img, maxWindowPixels);
 }

@@ -4,14 +4,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sharpOf } from '../pixels/index.js';
 import { planDocumentSteps, planPage, type RestoreMode } from '../analysis/plan.js';
-import { PHOTO_NET_STEP } from '../analysis/plan-photo.js';
+import { DUST_NET_STEP, PHOTO_NET_STEP } from '../analysis/plan-photo.js';
 import type { PageKind } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
 import { decodePage, type Doc } from '../io/decode.js';
 import { asStoredInPdf, encodeImage, type OcrWord } from '../io/encode.js';
 import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
-import { photoNetAvailable } from '../models/photo-net.js';
+import { DUST_NET_FILE, photoNetAvailable } from '../models/photo-net.js';
 import {
   firstSafe,
   neverWorse,
@@ -43,7 +43,7 @@ export interface PageOptions {
   ocr?: boolean;
   /** The trained network first on document pages; on by default when its weights are present. */
   pageNet?: boolean;
-  /** The trained photo network on enlarged photos; on by default when its weights are present. */
+  /** The trained photo networks (enlarged photos, dust); on by default where their weights are present. */
   photoNet?: boolean;
 }
 
@@ -132,8 +132,11 @@ export async function restorePageInThread(
   const { image: decoded, dpi } = await decodePage(doc, index);
   const prefix = `p${String(index + 1).padStart(3, '0')}`;
   await keep(opts.keepTempDir, `${prefix}-00-input`, decoded);
-  const photoNet = !opts.steps && (opts.photoNet ?? photoNetAvailable()) && registry.has(PHOTO_NET_STEP);
-  const plan = planPage(decoded, dpi, opts.mode ?? 'auto', { photoNet });
+  const netsWanted = !opts.steps && opts.photoNet !== false;
+  const plan = planPage(decoded, dpi, opts.mode ?? 'auto', {
+    photoNet: netsWanted && photoNetAvailable() && registry.has(PHOTO_NET_STEP),
+    dustNet: netsWanted && photoNetAvailable(DUST_NET_FILE) && registry.has(DUST_NET_STEP),
+  });
   const keepAs = opts.keepTempDir ? { dir: opts.keepTempDir, prefix } : undefined;
   // Steps that change the page's frame (perspective, quarter turns) come first: the guard, the steps and the
   // fallbacks all start from the page as they leave it, so every word box lies in the output's frame.

@@ -2,7 +2,7 @@
 import { documentSteps } from './document.js';
 import { geometrySteps } from './geometry.js';
 import { restorePageNet } from './page-net.js';
-import { restorePhotoNet } from './photo-net.js';
+import { removeDustNet, restorePhotoNet } from './photo-net.js';
 import { photoSteps } from './photo.js';
 import { photoRestoreSteps } from './photo-restore.js';
 import { StepRegistry } from './registry.js';
@@ -14,6 +14,7 @@ export function createDefaultRegistry(): StepRegistry {
     ...documentSteps,
     restorePageNet,
     restorePhotoNet,
+    removeDustNet,
     ...photoSteps,
     ...photoRestoreSteps,
   ])

@@ -1,6 +1,8 @@
-// The trained photo network as a plan step: JPEG blocking, the blur of an enlarged small photo and light noise in
-// one pass.
-import { runPhotoNet } from '../models/photo-net.js';
+// The trained photo networks as plan steps: JPEG blocking, the blur of an enlarged small photo and light noise in
+// one pass; dust, hairs and scratches in another.
+import { runDustNet, runPhotoNet } from '../models/photo-net.js';
+import { createImage, type RawImage } from '../image.js';
+import { medianFilter, rankFilter, toGrey } from '../pixels/index.js';
 import type { Step } from './registry.js';
 
 export const restorePhotoNet: Step = {
@@ -10,3 +12,73 @@ export const restorePhotoNet: Step = {
     'Trained photo network (engine/weights/photo-net.onnx): JPEG blocking, enlargement blur and light noise removed',
   run: (img) => runPhotoNet(img),
 };
+
+/**
+ * Grey levels (in any channel) by which the dust network must change a pixel for the change to be kept. Dust and
+ * scratches stand out by tens of levels; below that the network's output differs from a photo by a faint smoothing,
+ * which this step has no reason to make.
+ */
+const DUST_CHANGE = 10;
+
+/**
+ * Edge strength (grey levels per pixel, on the 7×7-median picture, within 2 px) from which the network may not
+ * darken a pixel. A thin light scratch and a glint along a rim look alike to it; a scratch crosses the picture,
+ * while highlights sit on its contours. Dev photos with dust: 25.4 → 31.5 dB gained over 11 (coffee's rims kept:
+ * −1.9 → +0.4 dB on one); without dust, every photo closer to itself (coffee 33.5 → 36.3 dB).
+ */
+const CONTOUR = 20;
+
+export const removeDustNet: Step = {
+  name: 'remove-dust-net',
+  kind: 'photo',
+  description:
+    'Trained dust network (engine/weights/dust-net.onnx): dust, hairs and thin scratches replaced; every other pixel kept',
+  run: async (img) => keepDustChanges(img, await runDustNet(img)),
+};
+
+/**
+ * The input with the network's pixels where it changed them by more than DUST_CHANGE, except where it darkened a
+ * pixel on a contour of the picture; 1 px around each kept pixel too (a speck's soft rim).
+ */
+export function keepDustChanges(input: RawImage, output: RawImage): RawImage {
+  const { width, height, channels } = input;
+  const grey = toGrey(input, 'luma').data;
+  const contour = rankFilter(
+    edgeStrength(medianFilter(grey, width, height, 3), width, height),
+    width,
+    height,
+    2,
+    true,
+  );
+  const outGrey = toGrey(output, 'luma').data;
+  const kept = new Uint8Array(width * height);
+  for (let i = 0; i < kept.length; i++) {
+    let strong = false;
+    for (let c = 0; c < channels && !strong; c++)
+      strong = Math.abs(output.data[i * channels + c]! - input.data[i * channels + c]!) > DUST_CHANGE;
+    if (strong && (outGrey[i]! >= grey[i]! || contour[i]! < CONTOUR)) kept[i] = 1;
+  }
+  const keep = rankFilter(kept, width, height, 1, true);
+  const out = createImage(width, height, channels);
+  for (let i = 0; i < keep.length; i++) {
+    const from = keep[i] ? output.data : input.data;
+    for (let c = 0; c < channels; c++) out.data[i * channels + c] = from[i * channels + c]!;
+  }
+  return out;
+}
+
+/** Sobel gradient magnitude / 8 (grey levels per pixel), clamped to 255; 0 on the border. */
+function edgeStrength(src: Uint8Array, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(src.length);
+  for (let y = 1; y < height - 1; y++)
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const [a, b, c] = [src[i - width - 1]!, src[i - width]!, src[i - width + 1]!];
+      const [d, f] = [src[i - 1]!, src[i + 1]!];
+      const [g, h, k] = [src[i + width - 1]!, src[i + width]!, src[i + width + 1]!];
+      const gx = c + 2 * f + k - a - 2 * d - g;
+      const gy = g + 2 * h + k - a - 2 * b - c;
+      out[i] = Math.min(255, Math.hypot(gx, gy) / 8);
+    }
+  return out;
+}
