@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Trains PhotoNet on photos from Debian's wallpaper packages and exports it to ONNX for the engine.
+"""Trains PhotoNet (the photo network, or with --recipe dust the dust network) on photos from Debian's wallpaper
+packages and exports it to ONNX for the engine.
 
 The photos are none of the benchmark's (those come from scikit-image, SciPy and Matplotlib): KDE Plasma's,
 MATE's, UKUI's and Lomiri's wallpapers (`make install-train-photo` installs them), photographs and renders. Each
 is reduced to a random width of 450-1300 px (sharp, like the small photos users restore) and damaged with this
 script's own recipe, not the benchmark generator's: enlarged back from 1.6-4.5x smaller (nearest, bilinear,
 bicubic or Lanczos), JPEG at quality 8-50 (4:2:0, sometimes 4:4:4), both, noise then JPEG, a light blur then JPEG,
-or nothing (5 %). A fifth of the photos are grey. The damage is drawn again every 1,500 iterations.
+or nothing (5 %). The dust recipe (`dust_damage`): spots, lines and hairs, light and dark, on the photo as it is or
+lightly blurred, noisy or JPEG-compressed; a tenth left clean. A fifth of the photos are grey. The damage is drawn
+again every 1,500 iterations.
 
 Usage: python3 train_photo.py --out engine/weights/photo-net --minutes 40 [--init CHECKPOINT.pt --lr 5e-4
        --textured 0.5]
+       python3 train_photo.py --out engine/weights/dust-net --recipe dust --lr 1e-3 --textured 0.5 --minutes 30
 Writes OUT.pt (best checkpoint by validation PSNR), OUT.onnx and OUT.json (the manifest: sources, recipe,
 iterations, time, validation PSNR, and the manifest of the --init run it continued, if any).
 """
@@ -201,15 +205,6 @@ def export(model, path):
                       dynamic_axes={"photo": {2: "height", 3: "width"}, "restored": {2: "height", 3: "width"}})
 
 
-def load_weights(path):
-    """A checkpoint's state dict; from an exported .onnx, its initializers (named like the parameters)."""
-    if not path.endswith(".onnx"):
-        return torch.load(path)
-    import onnx
-    from onnx import numpy_helper
-    return {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in onnx.load(path).graph.initializer}
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True, help="path without extension: OUT.pt, OUT.onnx and OUT.json")
@@ -220,8 +215,7 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--recipe", choices=["photo", "dust"], default="photo",
                     help="photo: enlargement and JPEG (photo-net); dust: dust, hairs and scratches (dust-net)")
-    ap.add_argument("--init", help="continue from this checkpoint (.pt, or an exported .onnx; its .json manifest "
-                                   "is kept in ours)")
+    ap.add_argument("--init", help="continue from this checkpoint (.pt; its .json manifest is kept in ours)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -238,7 +232,7 @@ def main():
         len(train_paths), len(val_paths), len(pool), time.time() - started), flush=True)
     model = PhotoNet()
     if args.init:
-        model.load_state_dict(load_weights(args.init))
+        model.load_state_dict(torch.load(args.init))
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60

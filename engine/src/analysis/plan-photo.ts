@@ -42,7 +42,10 @@ export const DUST_NET_STEP = 'remove-dust-net';
  */
 const ENLARGED_STRENGTH = 8;
 
-/** Specks per megapixel above which a photo is dusty (dev photos: dust 996–1247, the others at most 88). */
+/**
+ * Specks per megapixel from which the dust network is tried (dev photos with dust 1,000–3,150, blurred or enlarged
+ * ones at most 88). Sharp photos without dust reach it too; the dust step's self-check turns those away.
+ */
 const DUSTY_SPECKS = 400;
 
 /** Share of repeated rows and columns above which a photo was enlarged by repeating pixels (0.5 at 2×). */
