@@ -90,6 +90,9 @@ export function planPhoto(
   if (opts.dustNet && !faded && !jpeg && grain <= 2 && deblur.length === 0 && dustyPhoto(img, measures))
     return { steps: [{ name: DUST_NET_STEP, params: {} }], conservative: [] };
 
+  // A faded print: the dust network first where it is wanted (its self-check keeps it only where it took out dark
+  // specks), then remove-dust for the specks outside the print's band that it left.
+  if (faded && opts.dustNet) steps.push({ name: DUST_NET_STEP, params: {} });
   if (faded) steps.push({ name: 'remove-dust', params: { threshold: 25, above: white, below: lift } });
 
   // 1. Noise first, so that the later gains (levels, deblurring) do not amplify it. JPEG blocking is the

@@ -70,6 +70,15 @@ function dusty(img: RawImage): RawImage {
   return out;
 }
 
+/** A faded print of the photo: black lifted to 40, white down to about 190, a warm cast. */
+function fade(img: RawImage): RawImage {
+  const out = { ...img, data: img.data.slice() };
+  const cast = [1, 0.95, 0.85];
+  for (let i = 0; i < out.data.length; i++)
+    out.data[i] = Math.round((40 + 0.6 * img.data[i]!) * cast[i % 3]!);
+  return out;
+}
+
 async function jpeg(img: RawImage, quality: number): Promise<RawImage> {
   return rawOf(sharp(await sharpOf(img).jpeg({ quality }).toBuffer()));
 }
@@ -207,6 +216,14 @@ describe('the trained dust network (engine/weights/dust-net.onnx)', () => {
     expect(names(dusty(clean), false)).not.toContain(DUST_NET_STEP);
     expect(names(await jpeg(dusty(clean), 30), true)).not.toContain(DUST_NET_STEP);
     expect(specks(await enlarged(clean, 3, 'linear'))).toBeLessThan(100);
+  });
+
+  it('goes before remove-dust on a faded print', async () => {
+    const faded = dusty(fade(await astronaut()));
+    const names = (dustNet: boolean) => planPhoto(faded, {}, { dustNet }).steps.map((s) => s.name);
+    expect(names(true).slice(0, 2)).toEqual([DUST_NET_STEP, 'remove-dust']);
+    expect(names(true)).toContain('restore-fade');
+    expect(names(false)[0]).toBe('remove-dust');
   });
 });
 
