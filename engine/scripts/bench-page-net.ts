@@ -20,7 +20,7 @@ const nets = {
   photo: [PHOTO_NET_FILE, runPhotoNet],
   dust: [DUST_NET_FILE, runDustNet],
 } as const;
-if (!(values.net! in nets)) throw new Error('--net: page, photo or dust');
+if (!(values.net in nets)) throw new Error('--net: page, photo or dust');
 const [file, run] = nets[values.net as keyof typeof nets];
 const sample = values.page ?? (values.net === 'page' ? 'doc_001' : 'photo_006');
 

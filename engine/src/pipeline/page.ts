@@ -74,6 +74,9 @@ export interface RestoredPage {
 
 /** One line about a guard fallback, for logs: what was patched or that the whole page fell back, and why. */
 export function describeFallback(fallback: NonNullable<RestoredPage['fallback']>): string {
+  // A photo's self-check skipped a step: no guard, no words (its reasons start "photo self-check").
+  if (!fallback.words && fallback.lostWords.length === 0 && fallback.reason.startsWith('photo self-check'))
+    return fallback.reason;
   const examples = fallback.lostWords.slice(0, 3).join(', ');
   if (!fallback.words) return `guard fallback, whole page: ${fallback.reason}; ${examples}`;
   const s = fallback.sources;

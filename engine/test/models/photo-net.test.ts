@@ -13,6 +13,7 @@ import {
 import { removeDustNet } from '../../src/steps/photo-net.js';
 import { rankFilter } from '../../src/pixels/index.js';
 import { closeEnginePool, restore } from '../../src/index.js';
+import { describeFallback } from '../../src/pipeline/page.js';
 import { crop, psnr, rawOf } from '../steps/helpers.js';
 
 afterAll(async () => {
@@ -244,5 +245,7 @@ describe('restoring an enlarged photo', () => {
     const [plain] = (await restore(await sharpOf(clean).png().toBuffer())).pages;
     expect(plain?.steps).toEqual([]);
     expect(plain?.fallback?.reason).toMatch(/remove-dust-net took out too few dark specks/);
+    // The log line says the photo's self-check skipped the step (no guard ran on a photo).
+    expect(describeFallback(plain!.fallback!)).toBe(plain!.fallback!.reason);
   });
 });
