@@ -74,7 +74,7 @@ def noisy(img, rng):
 
 
 def specks(img, rng):
-    """Dust, hairs and scratches on the print: spots of 1-6 px, light (dust on the negative) or dark (dust on the
+    """Dust, hairs and scratches on the print: spots of about 1-10 px, light (dust on the negative) or dark (dust on the
     print), thin light or dark lines, straight or bent, and curly dark hairs; from a few to a few hundred."""
     h, w = img.shape[:2]
     light = np.zeros((h, w), np.float32)
