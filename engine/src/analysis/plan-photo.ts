@@ -85,8 +85,8 @@ export function planPhoto(
   if (opts.photoNet && !faded && grain <= PHOTO_NET_MAX_GRAIN && enlargedPhoto(img, deblur, measures))
     return { steps: [{ name: PHOTO_NET_STEP, params: {} }], conservative: [] };
 
-  // Dust and scratches on a sharp photo (no blur, JPEG or grain took the specks' edges): the dust network. Faded
-  // prints keep remove-dust (their specks lie outside the print's band, which the levels then widen).
+  // Dust and scratches on a sharp photo (no blur, JPEG or grain took the specks' edges): the dust network alone.
+  // Faded prints get it below, before remove-dust.
   if (opts.dustNet && !faded && !jpeg && grain <= 2 && deblur.length === 0 && dustyPhoto(img, measures))
     return { steps: [{ name: DUST_NET_STEP, params: {} }], conservative: [] };
 

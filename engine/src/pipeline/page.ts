@@ -187,7 +187,9 @@ export async function restorePageInThread(
     calls,
     registry,
     keepAs,
-    selfChecked ? { check: photoStepRejected, rejected } : undefined,
+    selfChecked
+      ? { check: (before, after, step) => photoStepRejected(before, after, registry.get(step)), rejected }
+      : undefined,
   );
   applied = [
     ...applied,

@@ -4,8 +4,8 @@
 // blocks and blur the steps remove), the output is fitted per channel as an affine map of the input's channels
 // (levels, cast, saturation), and what the fit leaves is the unexplained change.
 import type { RawImage } from '../image.js';
-import { DUST_NET_STEP } from '../analysis/plan-photo.js';
-import { boxMean, reduce, toGrey } from '../pixels/index.js';
+import type { Step } from '../steps/registry.js';
+import { boxMean, reduce } from '../pixels/index.js';
 
 /** Block size of the low-pass. */
 const BLOCK = 4;
@@ -114,68 +114,16 @@ export function structurePsnr(input: RawImage, output: RawImage): number {
   return mse === 0 ? Infinity : 10 * Math.log10((255 * 255) / mse);
 }
 
-/** Luma levels by which the dust network must brighten a pixel for it to count as part of a dark speck taken out. */
-const DARK_SPECK_LIFT = 60;
-
 /**
- * Pixels of dark specks per megapixel the dust network must take out for its output to be kept. The speck count
- * that plans it (measure-photo.ts `specks`) also counts a sharp photo's own small bright points and fine detail; the
- * network dims highlights, glints and stars like light dust, but leaves dark detail alone, and dust on a print shows
- * dark (as much of it as light). Dev photos (seeds 5301–5304): with dust 515–1100, and 200 on one lightly dusted
- * photo where the network gained nothing (−0.05 dB); the same photos' sources without dust 0–94.
+ * Why a photo step's output is rejected, or undefined: by the step's own check where it has one, otherwise when its
+ * structure PSNR is under MIN_STRUCTURE_PSNR.
  */
-export const MIN_DARK_SPECKS = 300;
-
-/** Pixels per megapixel that the output shows brighter than the input by more than DARK_SPECK_LIFT (luma). */
-export function darkSpecksRemoved(before: RawImage, after: RawImage): number {
-  const a = toGrey(before, 'luma').data;
-  const b = toGrey(after, 'luma').data;
-  let lifted = 0;
-  for (let i = 0; i < a.length; i++) if (b[i]! - a[i]! > DARK_SPECK_LIFT) lifted++;
-  return (lifted * 1e6) / a.length;
-}
-
-/**
- * Largest share of a photo's pixels the dust network may replace (dust and a pixel around it): dev photos with dust
- * 2.8–7.6 %.
- */
-export const MAX_DUST_SHARE = 0.15;
-
-/** Share of pixels that differ in any channel. */
-export function changedShare(before: RawImage, after: RawImage): number {
-  const { channels } = before;
-  const n = before.width * before.height;
-  let changed = 0;
-  for (let i = 0; i < n; i++)
-    for (let c = 0; c < channels; c++)
-      if (before.data[i * channels + c] !== after.data[i * channels + c]) {
-        changed++;
-        break;
-      }
-  return changed / n;
-}
-
-/**
- * The dust network's own check, in place of the structure check (taking out heavy dust changes a photo's 4×4
- * means as much as a change of structure would): it must have taken out dark specks, and replaced at most
- * MAX_DUST_SHARE of the pixels (the step keeps the input's pixels everywhere else).
- */
-function dustRejected(before: RawImage, after: RawImage, step: string): string | undefined {
-  const removed = darkSpecksRemoved(before, after);
-  if (removed < MIN_DARK_SPECKS)
-    return `photo self-check: ${step} took out too few dark specks to be dust (${Math.round(removed)} px per MP < ${MIN_DARK_SPECKS}); step skipped`;
-  const share = changedShare(before, after);
-  if (share > MAX_DUST_SHARE)
-    return `photo self-check: ${step} replaced ${(share * 100).toFixed(1)} % of the photo (more than ${MAX_DUST_SHARE * 100} %); step skipped`;
-  return undefined;
-}
-
-/**
- * Why a photo step's output is rejected (its structure PSNR is under MIN_STRUCTURE_PSNR; for the dust network, its
- * own check), or undefined.
- */
-export function photoStepRejected(before: RawImage, after: RawImage, step: string): string | undefined {
-  if (step === DUST_NET_STEP) return dustRejected(before, after, step);
+export function photoStepRejected(
+  before: RawImage,
+  after: RawImage,
+  { name: step, selfCheck }: Pick<Step, 'name' | 'selfCheck'>,
+): string | undefined {
+  if (selfCheck) return selfCheck(before, after);
   const db = structurePsnr(before, after);
   if (db >= MIN_STRUCTURE_PSNR) return undefined;
   return `photo self-check: ${step} changed the picture beyond its measured damage (structure ${db.toFixed(1)} dB < ${MIN_STRUCTURE_PSNR} dB); step skipped`;

@@ -34,13 +34,14 @@ export const removeDustNet: Step = {
   description:
     'Trained dust network (engine/weights/dust-net.onnx): dust, hairs and thin scratches replaced; every other pixel kept',
   run: async (img) => keepDustChanges(img, await runDustNet(img)),
+  selfCheck: dustRejected,
 };
 
 /**
  * The input with the network's pixels where it changed them by more than DUST_CHANGE, except where it darkened a
  * pixel on a contour of the picture; 1 px around each kept pixel too (a speck's soft rim).
  */
-export function keepDustChanges(input: RawImage, output: RawImage): RawImage {
+function keepDustChanges(input: RawImage, output: RawImage): RawImage {
   const { width, height, channels } = input;
   const grey = toGrey(input, 'luma').data;
   const contour = rankFilter(
@@ -81,4 +82,61 @@ function edgeStrength(src: Uint8Array, width: number, height: number): Uint8Arra
       out[i] = Math.min(255, Math.hypot(gx, gy) / 8);
     }
   return out;
+}
+
+/** Luma levels by which the dust network must brighten a pixel for it to count as part of a dark speck taken out. */
+const DARK_SPECK_LIFT = 60;
+
+/**
+ * Pixels of dark specks per megapixel the dust network must take out for its output to be kept. The speck count
+ * that plans it (analysis/measure-photo.ts `specks`) also counts a sharp photo's own small bright points and fine detail; the
+ * network dims highlights, glints and stars like light dust, but leaves dark detail alone, and dust on a print shows
+ * dark (as much of it as light). Dev photos (seeds 5301–5304): with dust 515–1100, and 200 on one lightly dusted
+ * photo where the network gained nothing (−0.05 dB); the same photos' sources without dust 0–94.
+ */
+export const MIN_DARK_SPECKS = 300;
+
+/** Pixels per megapixel that the output shows brighter than the input by more than DARK_SPECK_LIFT (luma). */
+export function darkSpecksRemoved(before: RawImage, after: RawImage): number {
+  const a = toGrey(before, 'luma').data;
+  const b = toGrey(after, 'luma').data;
+  let lifted = 0;
+  for (let i = 0; i < a.length; i++) if (b[i]! - a[i]! > DARK_SPECK_LIFT) lifted++;
+  return (lifted * 1e6) / a.length;
+}
+
+/**
+ * Largest share of a photo's pixels the dust network may replace (dust and a pixel around it): dev photos with dust
+ * 2.8–7.6 %.
+ */
+export const MAX_DUST_SHARE = 0.15;
+
+/** Share of pixels that differ in any channel. */
+function changedShare(before: RawImage, after: RawImage): number {
+  const { channels } = before;
+  const n = before.width * before.height;
+  let changed = 0;
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < channels; c++)
+      if (before.data[i * channels + c] !== after.data[i * channels + c]) {
+        changed++;
+        break;
+      }
+  return changed / n;
+}
+
+/**
+ * The dust network's own check, in place of the photo self-check's structure check (taking out heavy dust changes a
+ * photo's 4×4 means as much as a change of structure would): it must have taken out dark specks, and replaced at
+ * most MAX_DUST_SHARE of the pixels (the step keeps the input's pixels everywhere else).
+ */
+function dustRejected(before: RawImage, after: RawImage): string | undefined {
+  const step = removeDustNet.name;
+  const removed = darkSpecksRemoved(before, after);
+  if (removed < MIN_DARK_SPECKS)
+    return `photo self-check: ${step} took out too few dark specks to be dust (${Math.round(removed)} px per MP < ${MIN_DARK_SPECKS}); step skipped`;
+  const share = changedShare(before, after);
+  if (share > MAX_DUST_SHARE)
+    return `photo self-check: ${step} replaced ${(share * 100).toFixed(1)} % of the photo (more than ${MAX_DUST_SHARE * 100} %); step skipped`;
+  return undefined;
 }

@@ -10,6 +10,11 @@ export interface Step {
   kind: StepKind;
   description: string;
   run(img: RawImage, params: StepParams): RawImage | Promise<RawImage>;
+  /**
+   * A photo step's own check of its output, in place of the photo self-check's structure check
+   * (pipeline/photo-check.ts): why the output is rejected, or undefined.
+   */
+  selfCheck?(before: RawImage, after: RawImage): string | undefined;
 }
 
 /** One planned use of a step. */

@@ -4,13 +4,13 @@ import { duplicatedLines, enlargement, specks } from '../../src/analysis/measure
 import { DUST_NET_STEP, PHOTO_NET_STEP, planPhoto } from '../../src/analysis/plan-photo.js';
 import type { RawImage } from '../../src/image.js';
 import { DUST_NET_FILE, photoNetAvailable, runPhotoNet } from '../../src/models/photo-net.js';
+import { photoStepRejected } from '../../src/pipeline/photo-check.js';
 import {
   MAX_DUST_SHARE,
   MIN_DARK_SPECKS,
   darkSpecksRemoved,
-  photoStepRejected,
-} from '../../src/pipeline/photo-check.js';
-import { removeDustNet } from '../../src/steps/photo-net.js';
+  removeDustNet,
+} from '../../src/steps/photo-net.js';
 import { rankFilter } from '../../src/pixels/index.js';
 import { closeEnginePool, restore } from '../../src/index.js';
 import { describeFallback } from '../../src/pipeline/page.js';
@@ -172,7 +172,7 @@ describe('the trained dust network (engine/weights/dust-net.onnx)', () => {
     const out = await removeDustNet.run(damaged, {});
     expect(psnr(out, clean)).toBeGreaterThan(psnr(damaged, clean) + 2);
     expect(darkSpecksRemoved(damaged, out)).toBeGreaterThan(MIN_DARK_SPECKS);
-    expect(photoStepRejected(damaged, out, DUST_NET_STEP)).toBeUndefined();
+    expect(photoStepRejected(damaged, out, removeDustNet)).toBeUndefined();
   });
 
   it('changes only pixels at the dust, and keeps the rest exactly', async () => {
@@ -203,7 +203,7 @@ describe('the trained dust network (engine/weights/dust-net.onnx)', () => {
     const clean = await astronaut();
     const out = await removeDustNet.run(clean, {});
     expect(darkSpecksRemoved(clean, out)).toBeLessThan(MIN_DARK_SPECKS / 2);
-    expect(photoStepRejected(clean, out, DUST_NET_STEP)).toMatch(/too few dark specks/);
+    expect(photoStepRejected(clean, out, removeDustNet)).toMatch(/too few dark specks/);
   });
 
   it('is planned for a sharp photo with many specks, not for a blurred or JPEG one or where it is not wanted', async () => {
