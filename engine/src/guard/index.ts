@@ -37,6 +37,6 @@ export {
   type InkChangeOptions,
   type InkChanges,
 } from './changes.js';
-export { firstSafe, neverWorse } from './never-worse.js';
+export { classicalReadsBetter, firstSafe, neverWorse } from './never-worse.js';
 export { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 export { mergeWords, padBoxes, patchBoxes, patchBoxesLevelled } from './patch.js';

@@ -46,6 +46,25 @@ export function pageReadsBetter(verdict: GuardVerdict): boolean {
 }
 
 /**
+ * Whether the classical plan's page replaces the network's: it reads clearly better than the network's, or the
+ * network's is in doubt (it read no better than the input, or worse) and the classical page reads clearly better than
+ * the input. Each check reads the input again only where its candidate changed the ink, so the two readings of the
+ * input differ by OCR's jitter: the classical page must read clearly better than both (dev seed 6102 doc_003, a noisy
+ * page the network cleaned to CER 0.003: the classical denoiser's broken strokes, CER 0.015, read 7 words more than
+ * one reading of the input and 2 more than the other).
+ */
+export function classicalReadsBetter(
+  net: NonNullable<GuardVerdict['reading']>,
+  classical: NonNullable<GuardVerdict['reading']>,
+  netDoubted: boolean,
+): boolean {
+  if (readsBetter(classical.output, net.output)) return true;
+  return (
+    netDoubted && readsBetter(classical.output, classical.input) && readsBetter(classical.output, net.input)
+  );
+}
+
+/**
  * When the full restoration reads worse than the input, or no better, the first of the fallbacks that reads as well
  * as the input, else the input; undefined when the full restoration reads clearly better.
  */

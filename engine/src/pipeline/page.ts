@@ -13,13 +13,13 @@ import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
 import { DUST_NET_FILE, photoNetAvailable } from '../models/photo-net.js';
 import {
+  classicalReadsBetter,
   firstSafe,
   neverWorse,
   pageReadsBetter,
   pageReadsWorse,
   type FallbackSource,
 } from '../guard/never-worse.js';
-import { readsBetter } from '../guard/quality.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
 import { patchBadWords, readInside, type WordSources } from '../guard/word-fallback.js';
@@ -221,11 +221,7 @@ export async function restorePageInThread(
       const second = await guard.check(classical);
       // The second check may have found the network's page reading in another order than the input.
       const netDoubted = !netProven || pageReadsWorse(verdict) !== undefined;
-      if (
-        second.reading &&
-        (readsBetter(second.reading.output, verdict.reading.output) ||
-          (netDoubted && pageReadsBetter(second)))
-      ) {
+      if (second.reading && classicalReadsBetter(verdict.reading, second.reading, netDoubted)) {
         output = classical;
         verdict = second;
         applied = [...geometry, ...plan.steps].map((c) => c.name);

@@ -8,7 +8,13 @@ import { planPage } from '../../src/analysis/plan.js';
 import type { RawImage } from '../../src/image.js';
 import { loadDocument, type Doc } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
-import { readingOrder, readsBetter, readsOutOfOrder, readsWorse } from '../../src/guard/index.js';
+import {
+  classicalReadsBetter,
+  readingOrder,
+  readsBetter,
+  readsOutOfOrder,
+  readsWorse,
+} from '../../src/guard/index.js';
 import type { OcrWord } from '../../src/ocr/recognize.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
@@ -56,6 +62,22 @@ function eraseBands(img: RawImage): RawImage {
     if (Math.floor((y - 100) / 70) % 2 === 0) data.fill(255, y * grey.width, (y + 1) * grey.width);
   return { ...grey, data };
 }
+
+describe('the classical plan against the network', () => {
+  it('replaces a doubted network page only when it reads clearly better than both readings of the input', () => {
+    // Dev seed 6102 doc_003 as the guard read it: the network's page reads as the input does (not proven), the
+    // classical page 7 words more than its own reading of the input but only 2 more than the network check's.
+    const net = { input: reading(310, 94.9, 6), output: reading(311, 95.4, 5) };
+    const classical = { input: reading(305, 93.3, 13), output: reading(312, 92.4, 7) };
+    expect(classicalReadsBetter(net, classical, true)).toBe(false);
+    // Clearly better than both: it replaces the doubted network page, not a proven one.
+    const better = { input: reading(305, 93.3, 13), output: reading(330, 95, 4) };
+    expect(classicalReadsBetter(net, better, true)).toBe(true);
+    expect(classicalReadsBetter({ ...net, output: reading(340, 96, 3) }, better, false)).toBe(false);
+    // Clearly better than the network's page replaces it whatever the doubt.
+    expect(classicalReadsBetter(net, better, false)).toBe(true);
+  });
+});
 
 describe('the whole page reads no worse than its input', () => {
   it('compares words read and mean confidence', () => {
