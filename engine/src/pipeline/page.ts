@@ -63,9 +63,9 @@ export interface RestoredPage {
    * Set when the word guard found clearly read words lost or changed: `words` of them were patched, word by
    * word, from the `sources` named in word-fallback.ts; without `words`, the whole page shows the conservative
    * steps' output (the full plan was rejected), or the input when the page read worse (never-worse.ts). On a
-   * photo plan: the steps the self-check skipped (photo-check.ts).
+   * photo plan: the steps the self-check skipped (photo-check.ts), with `selfCheck` set.
    */
-  fallback?: { reason: string; lostWords: string[]; words?: number; sources?: WordSources };
+  fallback?: { reason: string; lostWords: string[]; words?: number; sources?: WordSources; selfCheck?: true };
   measures: Record<string, number>;
   /** The page shows its input as it came (no step, no turn): a PDF keeps its source page, under the text layer. */
   asInput?: true;
@@ -74,9 +74,8 @@ export interface RestoredPage {
 
 /** One line about a guard fallback, for logs: what was patched or that the whole page fell back, and why. */
 export function describeFallback(fallback: NonNullable<RestoredPage['fallback']>): string {
-  // A photo's self-check skipped a step: no guard, no words (its reasons start "photo self-check").
-  if (!fallback.words && fallback.lostWords.length === 0 && fallback.reason.startsWith('photo self-check'))
-    return fallback.reason;
+  // A photo's self-check skipped a step: no guard ran, its reasons say so.
+  if (fallback.selfCheck) return fallback.reason;
   const examples = fallback.lostWords.slice(0, 3).join(', ');
   if (!fallback.words) return `guard fallback, whole page: ${fallback.reason}; ${examples}`;
   const s = fallback.sources;
@@ -196,7 +195,9 @@ export async function restorePageInThread(
     ...calls.map((c) => c.name).filter((name) => !rejected.some((r) => r.step === name)),
   ];
   let fallback: RestoredPage['fallback'] =
-    rejected.length > 0 ? { reason: rejected.map((r) => r.reason).join('; '), lostWords: [] } : undefined;
+    rejected.length > 0
+      ? { reason: rejected.map((r) => r.reason).join('; '), lostWords: [], selfCheck: true }
+      : undefined;
   let words: OcrWord[] | undefined;
   let asInput = false;
   // Steps may change the resolution (upscaling); the page's physical size stays.
