@@ -84,3 +84,51 @@ describe('cleaning near a shadowed margin', () => {
     }
   });
 });
+
+describe('clear-edge-marks and a table joined to the page edge', () => {
+  const lines = 16;
+  const ROW = 60;
+  const base = (i: number) => TEXT_TOP + i * ROW;
+  const ruleY = (i: number) => base(i) + 25;
+  /** Text lines spaced as a table's rows (a rule fits between them), on white paper. */
+  const tablePage = async () => {
+    const page = await textPage({ lines, fontSize: FONT, paper: 255 });
+    const rows = { ...page, data: new Uint8Array(page.data.length).fill(255) };
+    for (let i = 0; i < lines; i++) {
+      const from = Math.round(TEXT_TOP + i * FONT * 1.6) - FONT;
+      const to = base(i) - FONT;
+      rows.data.set(page.data.subarray(from * page.width, (from + FONT + 10) * page.width), to * page.width);
+    }
+    return rows;
+  };
+  const hline = (page: RawImage, y: number, x0: number, x1: number) => {
+    for (const yy of [y, y + 1]) page.data.fill(0, yy * page.width + x0, yy * page.width + x1);
+  };
+  const dark = (page: RawImage, x: number, y: number) =>
+    Math.min(page.data[y * page.width + x]!, page.data[(y + 1) * page.width + x]!) < 128;
+
+  it('keeps the rules of a table that a crease joins to both edges, and whitens the crease in the margins', async () => {
+    const table = await tablePage();
+    // A grid: a rule under every row, two side rules; one rule runs on to both edges (a crease along it).
+    for (let i = 0; i < lines; i++) hline(table, ruleY(i), 140, 1100);
+    for (const x of [140, 1100])
+      for (let y = ruleY(0); y < ruleY(lines - 1); y++)
+        table.data.fill(0, y * table.width + x, y * table.width + x + 2);
+    hline(table, ruleY(7), 0, table.width);
+    const out = await clearEdgeMarks.run(table, { dpi: 150 });
+    // The rules inside the text block stay...
+    for (const i of [2, 7, 12]) expect(dark(out, 600, ruleY(i)), `rule ${i + 1}`).toBe(true);
+    // ...the crease's ends in the margins go.
+    expect(dark(out, 20, ruleY(7))).toBe(false);
+    expect(dark(out, table.width - 20, ruleY(7))).toBe(false);
+  });
+
+  it('still whitens a scratch that runs from edge to edge between the lines', async () => {
+    const scratched = await tablePage();
+    hline(scratched, ruleY(7), 0, scratched.width);
+    expect(dark(scratched, 600, ruleY(7))).toBe(true);
+    const out = await clearEdgeMarks.run(scratched, { dpi: 150 });
+    expect(dark(out, 600, ruleY(7))).toBe(false);
+    expect(dark(out, 20, ruleY(7))).toBe(false);
+  });
+});
