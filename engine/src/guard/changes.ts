@@ -51,6 +51,32 @@ export function moved<T extends Box>(b: T, dx: number, dy: number): T {
   return { ...b, x0: b.x0 + dx, x1: b.x1 + dx, y0: b.y0 + dy, y1: b.y1 + dy };
 }
 
+/**
+ * The box (or word, line) as it lies after deskew turned a width × height page by `angle` degrees about its
+ * centre, keeping its size: the box around its four turned corners (a few pixels larger at a small angle).
+ */
+export function turned<T extends Box>(b: T, angle: number, width: number, height: number): T {
+  if (angle === 0) return b;
+  const rad = (angle * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  const cx = width / 2;
+  const cy = height / 2;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const [x, y] of [
+    [b.x0, b.y0],
+    [b.x1, b.y0],
+    [b.x0, b.y1],
+    [b.x1, b.y1],
+  ] as const) {
+    // Clockwise on the screen (y grows downwards), as sharp turns a positive angle.
+    xs.push(cx + (x - cx) * cos - (y - cy) * sin);
+    ys.push(cy + (x - cx) * sin + (y - cy) * cos);
+  }
+  return { ...b, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
 export function union(a: Box, b: Box): Box {
   return {
     x0: Math.min(a.x0, b.x0),

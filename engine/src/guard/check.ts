@@ -10,6 +10,7 @@ import {
   maskedCrop,
   moved,
   scaled,
+  turned,
   union,
   unreadInk,
   type Box,
@@ -122,9 +123,9 @@ export interface GuardResult {
   inputOcr: OcrResult;
   outputOcr: OcrResult;
   /**
-   * Where the input's words (and so the regions) lie: 'output' when they were read on the input aligned with
-   * the output (same coordinates as outputOcr), 'input' when read on the input as it came (a deskewed output
-   * no longer lines up with them).
+   * Where the input's words (and so the regions) lie: 'output' when they lie as on the output (read on the input
+   * aligned with it, or read as it came and turned the same way; same coordinates as outputOcr), 'input' when as on
+   * the input as it came (a deskewed output no longer lines up with them).
    */
   frame: 'output' | 'input';
   /** With frame 'output': the input's grey pixels (brightest channel) turned like the output, at the input's size. */
@@ -386,6 +387,15 @@ function shifted(ocr: OcrResult, dx: number, dy: number): OcrResult {
   return { text: ocr.text, words: lines.flatMap((l) => l.words), lines };
 }
 
+/** The reading of a page as it came, its words and lines where they lie once deskew turned the page by `angle`. */
+function turnedReading(ocr: OcrResult, angle: number, width: number, height: number): OcrResult {
+  const lines = ocr.lines.map((l) => ({
+    ...turned(l, angle, width, height),
+    words: l.words.map((w) => turned(w, angle, width, height)),
+  }));
+  return { text: ocr.text, words: lines.flatMap((l) => l.words), lines };
+}
+
 /**
  * The input's reading when only the changed places were re-read: the re-read words, plus, everywhere else,
  * the output's own words (its ink there is the input's).
@@ -476,10 +486,11 @@ export async function guardPage(
     const full = share > (opts.maxRereadShare ?? 0.8);
     let inputOcr: OcrResult;
     const whole = opts.wholeInputOcr;
-    let frame: GuardResult['frame'] = 'output';
     if (full) {
-      inputOcr = await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi });
-      frame = changes.angle === 0 ? 'output' : 'input';
+      // The input is read as it came (a turned copy would read otherwise than the page the user sent); its words
+      // are turned like the output, so each is looked for, and a lost one patched, at its place.
+      const read = await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi });
+      inputOcr = turnedReading(read, changes.angle, input.width, input.height);
     } else {
       let reread: OcrResult = { text: '', words: [], lines: [] };
       if (boxes.length > 0 && whole && changes.angle === 0) {
@@ -500,7 +511,7 @@ export async function guardPage(
       ...compareWords(inputOcr, outputOcr, { x: 1, y: 1 }, opts),
       inputOcr,
       outputOcr,
-      frame,
+      frame: 'output',
       alignedInput: changes.aligned,
       outputScale: { x: fx, y: fy },
       reread: {

@@ -152,7 +152,11 @@ export function threadServices(
             output: readingQuality(outside(words, rejected)),
           };
           const lines = verdict.outputOcr.lines;
-          if (!verdict.reread || verdict.reread.full) whole ??= verdict.inputOcr;
+          // The whole reading kept lies as the input came (a turned one is read again from the cache: no OCR pass).
+          if (!verdict.reread || (verdict.reread.full && verdict.reread.angle === 0))
+            whole ??= verdict.inputOcr;
+          else if (verdict.reread.full)
+            whole ??= await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi });
           else if (!whole && orderInDoubt(verdict, words))
             whole = await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi });
           if (whole) {

@@ -12,6 +12,20 @@ import { agreementCrop, copyImage, fillBox, findWord, greyCrop, median3, pasteBo
 let page: RawImage;
 let pageOcr: OcrResult;
 
+/** A taller crop (doc_011, two columns) turned by 1.5°: the plan deskews it. */
+async function skewedCrop(): Promise<RawImage> {
+  const flat = await greyCrop('doc_011', 0, 200, 1275, 800);
+  const turned = await sharp(Buffer.from(flat.data), {
+    raw: { width: flat.width, height: flat.height, channels: 1 },
+  })
+    .rotate(1.5, { background: '#ffffff' })
+    .extract({ left: 10, top: 10, width: 1255, height: 780 })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(turned.data), width: 1255, height: 780, channels: 1 };
+}
+
 function overlaps(a: Box, b: Box): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
@@ -72,17 +86,7 @@ describe('inkChanges', () => {
   });
 
   it('aligns a skewed input with its deskewed output', async () => {
-    // A taller crop (doc_011, two columns) turned by 1.5°, then deskewed by the engine's own step.
-    const flat = await greyCrop('doc_011', 0, 200, 1275, 800);
-    const turned = await sharp(Buffer.from(flat.data), {
-      raw: { width: flat.width, height: flat.height, channels: 1 },
-    })
-      .rotate(1.5, { background: '#ffffff' })
-      .extract({ left: 10, top: 10, width: 1255, height: 780 })
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const skewed: RawImage = { data: new Uint8Array(turned.data), width: 1255, height: 780, channels: 1 };
+    const skewed = await skewedCrop();
     const skew = estimateSkew(skewed);
     expect(Math.abs(skew)).toBeGreaterThan(1);
     const straight = await deskew.run(skewed, { angle: skew });
@@ -90,6 +94,35 @@ describe('inkChanges', () => {
     expect(changes.angle).toBe(skew);
     expect(changes.boxes).toEqual([]);
   }, 30_000);
+
+  it('finds a word erased from a deskewed page where the output shows it, also when the whole input is read', async () => {
+    const skewed = await skewedCrop();
+    const straight = await deskew.run(skewed, { angle: estimateSkew(skewed) });
+    // The clearly read long word (once on the page) farthest from the middle across: there, turning moves it most
+    // up or down.
+    const middle = straight.width / 2;
+    const { words } = await recognizeWords(straight);
+    const far = words
+      .filter((w) => w.confidence >= 95 && /^[a-z]{7,}$/.test(w.text))
+      .filter(
+        (w) => words.filter((o) => o.text.replace(/[^a-z]/gi, '').toLowerCase() === w.text).length === 1,
+      )
+      .sort((a, b) => Math.abs(b.x0 + b.x1 - 2 * middle) - Math.abs(a.x0 + a.x1 - 2 * middle))[0]!;
+    const erased = copyImage(straight);
+    fillBox(erased, far, 255);
+    // maxRereadShare 0: the whole input is read, as it came (not turned), as on a page the restoration changed
+    // nearly everywhere.
+    const result = await guardPage(skewed, erased, { inputRead: 'changed', maxRereadShare: 0, dpi: 150 });
+    expect(result.reread?.full).toBe(true);
+    expect(result.reread?.angle).not.toBe(0);
+    expect(result.lostWords).toContain(far.text);
+    expect(result.frame).toBe('output');
+    // Its box is where the output showed it, so a patch puts it back in its place.
+    const bad = result.regions.flatMap((r) => r.badWords).find((w) => w.text === far.text)!;
+    const w = Math.min(bad.x1, far.x1) - Math.max(bad.x0, far.x0);
+    const h = Math.min(bad.y1, far.y1) - Math.max(bad.y0, far.y0);
+    expect((w * h) / ((far.x1 - far.x0) * (far.y1 - far.y0))).toBeGreaterThan(0.7);
+  }, 60_000);
 });
 
 describe('unreadInk', () => {
