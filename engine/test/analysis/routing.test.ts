@@ -5,6 +5,7 @@ import type { RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
+import { findTextLines, textLineCount } from '../../src/pixels/text-lines.js';
 import { greyPicture, textPage, tinted } from '../pages.js';
 
 /** The page yellowed in blotches: the yellow's strength varies across the page, not with the grey level. */
@@ -101,6 +102,16 @@ describe('routing and the no-unchanged rule', () => {
     const plan = planPage(page, 150, 'auto');
     expect(plan.features.colourfulShare).toBeGreaterThan(0.3);
     expect(plan.route).toBe('document');
+  });
+
+  it('finds the lines of ink faded on yellowed paper and gives the page the document plan', async () => {
+    // Ink at 205 on paper at 250, mottled: nowhere darker than four fifths of its paper (a water-damaged letter).
+    const page = mottled(await textPage({ ink: 205, paper: 250, lines: 14 }));
+    expect(textLineCount(findTextLines(page, 150))).toBeLessThan(3);
+    const plan = planPage(page, 150, 'auto');
+    expect(plan.measures.textLines).toBeGreaterThanOrEqual(8);
+    expect(plan.route).toBe('document');
+    expect(plan.steps.map((s) => s.name)).toContain('restore-ink-contrast');
   });
 
   it('keeps a page of text beside a colour picture on the photo plan', async () => {
