@@ -36,6 +36,8 @@ const MIN_DIRECTION_SHARE = 0.7;
 const MIN_VOTES = 24;
 const MIN_RATIO = 1.5;
 const MIN_Z = 2.5;
+/** Widest a single letter's box is against its height (an M or a W with an ascender beside it); words are wider. */
+const MAX_LETTER_WIDTH = 1.3;
 /** Glyphs on each side of a glyph that tell its line's x-height band. */
 const NEIGHBOURS = 4;
 /** The steepest line slope followed (tan 8°): a skewed page, not a sideways one. */
@@ -131,6 +133,10 @@ function riseAndDrop(
   const centre = (b: GlyphBox) => (b.x0 + b.x1) / 2;
   const middle = (values: Float64Array, n: number) => values.subarray(0, n).sort()[n >> 1]!;
   boxes.forEach((a, i) => {
+    // Only single letters vote. Where blur joins letters into words, a word's box spans from its tallest
+    // ascender to its lowest descender: its neighbours' tops mark the ascender line, not the x-height, and every
+    // word with a descender would "drop" (a blurred phone photo of an upright page voted 34 to 7 for upside down).
+    if (a.x1 - a.x0 > MAX_LETTER_WIDTH * (a.y1 - a.y0 + 1)) return;
     count[0] = 0;
     count[1] = 0;
     // Same line: centres at most a glyph apart down the page.

@@ -51,6 +51,28 @@ describe('measureOrientation', () => {
     expect(down.dropping).toBeCloseTo(up.rising, -1);
   });
 
+  it('does not turn a page whose letters blur into words: a word with a descender is no letter dropping', () => {
+    // Each word a solid blob from the ascender line down; one in three with a descender below the baseline. Judged
+    // as letters, the blobs with descenders "drop" below their neighbours' band (70 to 0: upside down).
+    const width = 900;
+    const height = 1100;
+    const data = new Uint8Array(width * height).fill(245);
+    let k = 0;
+    for (let line = 0; line < 25; line++) {
+      const top = 100 + line * 36;
+      for (let x = 80; x < width - 150; k++) {
+        const w = 40 + ((k * 37) % 60);
+        const bottom = top + 16 + (k % 3 === 0 ? 6 : 0);
+        for (let y = top; y < bottom; y++) data.fill(30, y * width + x, y * width + x + w);
+        x += w + 12;
+      }
+    }
+    const o = measureOrientation({ width, height, channels: 1, data }, 150);
+    expect(o.horizontal).toBe(1);
+    expect(o.confident).toBe(false);
+    expect(o.turns).toBe(0);
+  });
+
   it('works on a 300 DPI page (measured near 150 DPI)', () => {
     const page = textPage({ width: 1800, height: 2200, size: 44 });
     expect(measureOrientation(toGrey(turnImage(page, 3)), 300)).toMatchObject({ confident: true, turns: 1 });
