@@ -52,29 +52,25 @@ export function moved<T extends Box>(b: T, dx: number, dy: number): T {
 }
 
 /**
- * The box (or word, line) as it lies after deskew turned a width × height page by `angle` degrees about its
- * centre, keeping its size: the box around its four turned corners (a few pixels larger at a small angle).
+ * Where the text in a box of a skewed page lies once deskew turned the page by `angle` degrees about its centre,
+ * keeping its size. Skewed text lies slanted in its box: a line's box is taller than its letters by its width ×
+ * tan(angle). Deskew straightens it, so its box on the turned page is centred where the box's centre went, as wide,
+ * and that much less tall (at least half as tall: a box of no slanted text only moves). The box around the four
+ * turned corners would instead grow by as much again, and a line's box would take in half of the lines beside it.
  */
 export function turned<T extends Box>(b: T, angle: number, width: number, height: number): T {
   if (angle === 0) return b;
   const rad = (angle * Math.PI) / 180;
-  const cos = Math.cos(rad);
-  const sin = Math.sin(rad);
   const cx = width / 2;
   const cy = height / 2;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const [x, y] of [
-    [b.x0, b.y0],
-    [b.x1, b.y0],
-    [b.x0, b.y1],
-    [b.x1, b.y1],
-  ] as const) {
-    // Clockwise on the screen (y grows downwards), as sharp turns a positive angle.
-    xs.push(cx + (x - cx) * cos - (y - cy) * sin);
-    ys.push(cy + (x - cx) * sin + (y - cy) * cos);
-  }
-  return { ...b, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  const x = (b.x0 + b.x1) / 2 - cx;
+  const y = (b.y0 + b.y1) / 2 - cy;
+  // Clockwise on the screen (y grows downwards), as sharp turns a positive angle.
+  const mx = cx + x * Math.cos(rad) - y * Math.sin(rad);
+  const my = cy + x * Math.sin(rad) + y * Math.cos(rad);
+  const w = b.x1 - b.x0;
+  const h = Math.max((b.y1 - b.y0) / 2, b.y1 - b.y0 - w * Math.abs(Math.tan(rad)));
+  return { ...b, x0: mx - w / 2, y0: my - h / 2, x1: mx + w / 2, y1: my + h / 2 };
 }
 
 export function union(a: Box, b: Box): Box {

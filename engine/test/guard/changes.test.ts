@@ -122,6 +122,11 @@ describe('inkChanges', () => {
     const w = Math.min(bad.x1, far.x1) - Math.max(bad.x0, far.x0);
     const h = Math.min(bad.y1, far.y1) - Math.max(bad.y0, far.y0);
     expect((w * h) / ((far.x1 - far.x0) * (far.y1 - far.y0))).toBeGreaterThan(0.7);
+    // And its lines are straight like the output's, not the slanted lines' boxes turned (those take in the lines
+    // beside them, which the text layer then reads again).
+    const middleHeight = (boxes: readonly Box[]) =>
+      boxes.map((b) => b.y1 - b.y0).sort((a, b) => a - b)[boxes.length >> 1]!;
+    expect(middleHeight(result.regions)).toBeLessThan(1.3 * middleHeight(result.outputOcr.lines));
   }, 60_000);
 });
 
