@@ -382,17 +382,12 @@ function boxMask(boxes: readonly Box[], width: number, height: number): Uint8Arr
   return mask;
 }
 
-function shifted(ocr: OcrResult, dx: number, dy: number): OcrResult {
-  const lines = ocr.lines.map((l) => ({ ...moved(l, dx, dy), words: l.words.map((w) => moved(w, dx, dy)) }));
-  return { text: ocr.text, words: lines.flatMap((l) => l.words), lines };
-}
-
-/** The reading of a page as it came, its words and lines where they lie once deskew turned the page by `angle`. */
-function turnedReading(ocr: OcrResult, angle: number, width: number, height: number): OcrResult {
-  const lines = ocr.lines.map((l) => ({
-    ...turned(l, angle, width, height),
-    words: l.words.map((w) => turned(w, angle, width, height)),
-  }));
+/**
+ * The reading with each line's and word's box put where `place` puts it (a crop's reading back on its page, or a
+ * skewed page's reading on the deskewed page).
+ */
+function placed(ocr: OcrResult, place: <T extends Box>(b: T) => T): OcrResult {
+  const lines = ocr.lines.map((l) => ({ ...place(l), words: l.words.map(place) }));
   return { text: ocr.text, words: lines.flatMap((l) => l.words), lines };
 }
 
@@ -490,7 +485,7 @@ export async function guardPage(
       // The input is read as it came (a turned copy would read otherwise than the page the user sent); its words
       // are turned like the output, so each is looked for, and a lost one patched, at its place.
       const read = await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi });
-      inputOcr = turnedReading(read, changes.angle, input.width, input.height);
+      inputOcr = placed(read, (b) => turned(b, changes.angle, input.width, input.height));
     } else {
       let reread: OcrResult = { text: '', words: [], lines: [] };
       if (boxes.length > 0 && whole && changes.angle === 0) {
@@ -499,10 +494,8 @@ export async function guardPage(
         // One reading of the aligned input, cropped to the boxes' extent, with everything outside the boxes
         // whitened; words and lines are shifted back to page coordinates.
         const crop = maskedCrop(changes.aligned, boxes);
-        reread = shifted(
-          await recognizeWords(crop.image, { psm: opts.psm, dpi: opts.dpi }),
-          crop.x0,
-          crop.y0,
+        reread = placed(await recognizeWords(crop.image, { psm: opts.psm, dpi: opts.dpi }), (b) =>
+          moved(b, crop.x0, crop.y0),
         );
       }
       inputOcr = mergedReading(reread, outputOcr, boxes);

@@ -97,12 +97,12 @@ export const MIN_GAINED_WORD_SHARE = 0.01;
 export const MIN_CONFIDENCE_GAIN = 3;
 /**
  * As many words read give or take one (OCR's jitter), a mean confidence this many points higher and half the unsure
- * words or fewer (at least MIN_ADDED_MARKS fewer) make a reading clearly better too: a photocopy under salt and pepper reads its words as before, but
- * among hundreds of unsure specks that its restoration takes away (dev seed 6201 doc_002: 69 → 68 words read, mean
- * confidence 40 → 75, 248 → 26 unsure; CER 1.000 → 0.168, where it was shown as it came). A clean page cannot gain
- * that much confidence. The mean rises by itself when unsure words go, so a restoration that erased faint words read
- * unsure would pass too; the word guard does not see those either. On the 84 pages of dev seeds 6201-6203 the rule
- * changed that one page.
+ * words or fewer (at least MIN_ADDED_MARKS fewer) make a reading clearly better too: a photocopy under salt and
+ * pepper reads its words as before, but among hundreds of unsure specks that its restoration takes away (dev seed
+ * 6201 doc_002: 69 → 68 words read, mean confidence 40 → 75, 248 → 26 unsure; CER 1.000 → 0.168, where it was shown
+ * as it came). A clean page cannot gain that much confidence. The mean rises by itself when unsure words go, so a
+ * restoration that erased faint words read unsure would pass too; the word guard does not see those either. On the
+ * 84 pages of dev seeds 6201-6203 the rule changed that one page.
  */
 export const MIN_CLEARER_CONFIDENCE_GAIN = 10;
 

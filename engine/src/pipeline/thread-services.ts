@@ -89,6 +89,8 @@ export function threadServices(
       // Awaited by check(); this only keeps a page that fails before its check from an unhandled rejection.
       wholeInput?.catch(() => undefined);
       const recognizeForGuard = readingInputOnce(recognize, input);
+      // The input's whole reading, as the checks read it (psm and resolution as theirs): one OCR pass per page.
+      const readWhole = () => recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi });
       // The outputs checked so far, with their readings, and the input's whole reading once one exists. Each
       // output's reading order is compared with the input's where the input was read whole; where it was read only
       // in part, a doubt about the order (orderInDoubt) asks for a whole reading (one OCR pass more, on the pages
@@ -124,9 +126,8 @@ export function threadServices(
         );
       };
       return {
-        // The same whole reading the checks compare with (psm and resolution as theirs): read once per page.
-        readInput: async () =>
-          (await (wholeInput ?? recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi }))).words,
+        // The same whole reading the checks compare with, read once per page.
+        readInput: async () => (await (wholeInput ?? readWhole())).words,
         check: async (output) => {
           // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
           // come back in input pixels and are scaled to the output's for the text layer.
@@ -155,10 +156,7 @@ export function threadServices(
           // The whole reading kept lies as the input came (a turned one is read again from the cache: no OCR pass).
           if (!verdict.reread || (verdict.reread.full && verdict.reread.angle === 0))
             whole ??= verdict.inputOcr;
-          else if (verdict.reread.full)
-            whole ??= await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi });
-          else if (!whole && orderInDoubt(verdict, words))
-            whole = await recognizeForGuard(input, { psm: DEFAULT_GUARD_OPTIONS.psm, dpi });
+          else if (!whole && (verdict.reread.full || orderInDoubt(verdict, words))) whole = await readWhole();
           if (whole) {
             const order = orderOf(words, lines);
             if (order) reading.order = order;

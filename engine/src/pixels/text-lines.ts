@@ -3,7 +3,8 @@
 // text lies (border and edge cleaning stop there). The page is flattened first (divided by its paper level), so a
 // shadow, a stain or yellowed paper does not hide the lines in it.
 import type { RawImage } from '../image.js';
-import { histogram, percentile, rankFilter, reduce, toGrey, type Grey } from './index.js';
+import { applyLut, rankFilter, reduce, toGrey, type Grey } from './index.js';
+import { channelRange } from './levels.js';
 import { labelComponents } from './components.js';
 
 export interface TextLine {
@@ -231,14 +232,14 @@ export function textLineCount(found: TextLines): number {
  */
 export function levelsStretched(img: RawImage): Grey {
   const grey = toGrey(img, 'max');
-  const hist = histogram(grey.data);
-  const low = percentile(hist, grey.data.length, 0.005);
-  const high = percentile(hist, grey.data.length, 0.99);
+  const range = channelRange(grey, 0.005, 0.99);
+  const low = range.low[0]!;
+  const high = range.high[0]!;
   if (high <= low) return grey;
-  const lut = new Uint8Array(256);
-  for (let v = 0; v < 256; v++)
-    lut[v] = Math.min(255, Math.max(0, Math.round(((v - low) * 255) / (high - low))));
-  return { ...grey, data: grey.data.map((v) => lut[v]!) };
+  const lut = Uint8Array.from({ length: 256 }, (_, v) =>
+    Math.min(255, Math.max(0, Math.round(((v - low) * 255) / (high - low)))),
+  );
+  return { ...applyLut(grey, lut), channels: 1 };
 }
 
 /**
