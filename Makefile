@@ -108,8 +108,9 @@ web/dist/index.html: $(NPM_STAMP) $(shell find web/src web/public web/index.html
 run: install install-ocr web/dist/index.html
 	node --import tsx backend/src/main.ts
 
-# Every suite, each writing a vitest JSON report; a failing suite does not hide the ones after it, and the
-# closing line adds them up. Backend API tests run twice: on a SQLite file and on PostgreSQL (127.0.0.1:5432, test).
+# Every suite, each writing a vitest JSON report, its output and its exit code; a failing suite does not hide the
+# ones after it, and the closing line adds them up. Backend API tests run twice: on a SQLite file and on
+# PostgreSQL (127.0.0.1:5432, test).
 RESULTS := $(CURDIR)/test-results
 SUITES := engine:@folio/engine:test backend-sqlite:@folio/backend:test:sqlite \
 	backend-postgres:@folio/backend:test:postgres web:@folio/web:test e2e:@folio/e2e:test \
@@ -119,7 +120,9 @@ test: install install-ocr install-browser web/dist/index.html
 	for suite in $(SUITES); do \
 	  name=$${suite%%:*}; rest=$${suite#*:}; ws=$${rest%%:*}; script=$${rest#*:}; \
 	  echo "=== $$name: npm run $$script -w $$ws"; \
-	  npm run $$script -w $$ws -- --reporter=default --reporter=json --outputFile.json=$(RESULTS)/$$name.json || status=1; \
+	  { npm run $$script -w $$ws -- --reporter=default --reporter=json --outputFile.json=$(RESULTS)/$$name.json; \
+	    echo $$? > $(RESULTS)/$$name.exit; } 2>&1 | tee $(RESULTS)/$$name.log; \
+	  [ "$$(cat $(RESULTS)/$$name.exit)" = 0 ] || status=1; \
 	  [ -f $(RESULTS)/$$name.json ] || { echo "$$name wrote no report"; status=1; }; \
 	done; \
 	node scripts/test-summary.mjs $(RESULTS) || status=1; \

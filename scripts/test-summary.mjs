@@ -1,5 +1,5 @@
 // Adds up the vitest JSON reports of every suite `make test` ran and prints one closing line.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 /** The line number of `fileName` in the first stack frame that names it, if any. */
@@ -9,6 +9,23 @@ function stackLine(failure, fileName) {
     if (at >= 0) return frame.slice(at + fileName.length + 1).split(':')[0];
   }
   return undefined;
+}
+
+function readIfThere(file) {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+/** The first error line vitest printed outside the tests, from the suite's log. */
+function outsideError(suite) {
+  const lines = (readIfThere(join(dir, `${suite}.log`)) ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const start = Math.max(
+    0,
+    lines.findIndex((line) => /Unhandled (Error|Rejection)/.test(line)),
+  );
+  const error = lines
+    .slice(start)
+    .find((line) => /\b\w*Error\b|Timeout/.test(line) && !/Unhandled/.test(line));
+  return (error ?? 'see its output').trim().slice(0, 200);
 }
 
 const dir = process.argv[2] ?? 'test-results';
@@ -42,6 +59,11 @@ for (const name of readdirSync(dir)
   // A run that failed without naming a test or file (say, vitest itself) still counts as one failure.
   if (!report.success && failures.length === before)
     failures.push(`FAILED ${suite}: the run did not succeed`);
+  // Vitest exits 1 on an error outside every test (an unhandled rejection, a worker that would not stop) and
+  // still writes a successful report: the exit code `make test` kept says so, and the suite's log says why.
+  const exitCode = readIfThere(join(dir, `${suite}.exit`))?.trim();
+  if (exitCode && exitCode !== '0' && failures.length === before)
+    failures.push(`FAILED ${suite}: exited ${exitCode} with every test passed: ${outsideError(suite)}`);
   const suiteFailed = failures.length - before;
   console.log(`${suite.padEnd(18)} ${report.numPassedTests} passed, ${suiteFailed} failed`);
   passed += report.numPassedTests;

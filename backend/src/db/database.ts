@@ -6,7 +6,6 @@ import {
   CompiledQuery,
   Kysely,
   PostgresAdapter,
-  PostgresDialect,
   SqliteDialect,
   SqliteDriver,
   sql,
@@ -15,6 +14,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
+import { OwnSchemaPostgresDialect } from './postgres-introspector.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -66,7 +66,7 @@ function openPostgres(url: string, schema: string | undefined, max: number): Db 
     max,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
 }
 
 export function openDatabase(options: OpenDatabaseOptions): Db {

@@ -4,8 +4,8 @@ import { migrations } from './migrations/index.js';
 
 /** Applies every pending migration; throws (and leaves the database as it was) when one fails. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  // On PostgreSQL the bookkeeping tables live in the connection's current schema; without naming it,
-  // Kysely would find another schema's bookkeeping tables and skip creating its own.
+  // On PostgreSQL the bookkeeping tables live in the connection's current schema, named outright in every
+  // statement; the dialect's introspection (postgres-introspector.ts) looks in that schema only.
   const migrationTableSchema =
     dialectOf(db) === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema

@@ -5,7 +5,8 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { withTransaction } from '../../src/db/transaction.js';
 import { fromDbBool, nowIso, toDbBool } from '../../src/db/values.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import pg from 'pg';
+import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../helpers/database.js';
 
 let database: TestDatabase;
 
@@ -124,5 +125,46 @@ describe('migrations', () => {
     const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(database.db);
     expect(journal.rows[0]?.journal_mode).toBe('wal');
     expect(keys.rows[0]?.foreign_keys).toBe(1);
+  });
+
+  it('see only their own tables, and migrate while other schemas on the server come and go', async () => {
+    const { db } = database;
+    await migrateToLatest(db);
+    if (database.dialect === 'sqlite') {
+      const tables = await db.introspection.getTables();
+      expect(tables.map((table) => table.name)).toContain('users');
+      expect(tables.every((table) => table.schema === undefined)).toBe(true);
+      return;
+    }
+    // Another client on the same server keeps creating and dropping schemas, as other test files do.
+    const neighbour = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await neighbour.connect();
+    let churning = true;
+    let churned = 0;
+    const churn = (async () => {
+      while (churning) {
+        const schema = `neighbour_${randomUUID().replaceAll('-', '')}`;
+        await neighbour.query(
+          `create schema "${schema}"; create table "${schema}".t (id serial primary key)`,
+        );
+        await neighbour.query(`drop schema "${schema}" cascade`);
+        churned += 1;
+      }
+    })();
+    try {
+      const tables = await db.introspection.getTables();
+      expect(tables.map((table) => table.name)).toContain('users');
+      expect(tables.every((table) => table.schema === database.pgSchema)).toBe(true);
+      // Kysely's own introspector failed about every other migration here: `schema "neighbour_…" does not exist`.
+      for (let i = 0; i < 10; i += 1) {
+        const fresh = await createTestDatabase();
+        await fresh.cleanup();
+      }
+    } finally {
+      churning = false;
+      await churn;
+      await neighbour.end();
+    }
+    expect(churned).toBeGreaterThan(0);
   });
 });
