@@ -126,7 +126,8 @@ export function drawTextLayer(
       setFontAndSize(fontKey, size),
       setCharacterSqueeze(squeeze),
       setTextMatrix(1, 0, 0, 1, word.x0 * sx, baseline),
-      showText(font.encodeText(text)),
+      // A space after each word (past its box): text extraction splits words there even where OCR's boxes touch.
+      showText(font.encodeText(`${text} `)),
     );
   }
   ops.push(endText(), popGraphicsState());

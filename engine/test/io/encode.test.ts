@@ -12,11 +12,18 @@ import {
   PDFName,
   PDFRawStream,
   PDFStream,
+  StandardFonts,
   decodePDFRawStream,
 } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeEnginePool, loadDocument, restorePage, type RestoredPage } from '../../src/index.js';
-import { asStoredInPdf, fewLevelGrey, packGrey, TEXT_PAGE_BYTES_PER_PIXEL } from '../../src/io/encode.js';
+import {
+  asStoredInPdf,
+  drawTextLayer,
+  fewLevelGrey,
+  packGrey,
+  TEXT_PAGE_BYTES_PER_PIXEL,
+} from '../../src/io/encode.js';
 import { srgbIccProfile } from '../../src/io/pdfa.js';
 import { assembleOutput } from '../../src/pipeline/restore.js';
 import { evalFile } from '../helpers.js';
@@ -151,6 +158,25 @@ describe('text layer', () => {
       }
     }
     expect(checked).toBeGreaterThan(500);
+  });
+
+  it('keeps two words apart whose boxes touch, as OCR sometimes reads them', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const word = (text: string, x0: number, x1: number) => ({
+      text,
+      confidence: 96,
+      x0,
+      y0: 100,
+      x1,
+      y1: 130,
+    });
+    // Public pdf_001 page 2, restored: "Allen." ended where "at" began, and the layer read "Allen.at".
+    drawTextLayer(page, font, [word('Allen.', 1067, 1145), word('at', 1145, 1174)], 1700, 2200);
+    const [found] = await bboxWords(await doc.save());
+    expect(found!.map((w) => w.text)).toEqual(['Allen.', 'at']);
+    expect(found![0]!.x1).toBeCloseTo(1145 * (612 / 1700), 0);
   });
 });
 
