@@ -30,6 +30,7 @@ export {
   blobs,
   maskedCrop,
   scaled,
+  turned,
   union,
   inkChanges,
   unreadInk,

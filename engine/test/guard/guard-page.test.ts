@@ -159,10 +159,8 @@ describe('the word guard in the page pipeline', () => {
     const skewed = await loadDocument(crop);
     const { image, dpi } = await decodePage(skewed, 0);
     expect(planPage(image, dpi, 'auto').steps.map((c) => c.name)).toContain('deskew');
-    let seen: GuardResult | undefined;
-    const services = threadServices({ ...engineSettings(), guardRead: 'changed' }, (r) => {
-      seen = r;
-    });
+    const seen: GuardResult[] = [];
+    const services = threadServices({ ...engineSettings(), guardRead: 'changed' }, (r) => seen.push(r));
     const page = await restorePageInThread(
       skewed,
       0,
@@ -170,15 +168,20 @@ describe('the word guard in the page pipeline', () => {
       createDefaultRegistry(),
       services,
     );
-    // The full plan stands (at most a word or two patched from the conservative steps).
-    expect(page.steps).toEqual(planPage(image, dpi, 'auto').steps.map((c) => c.name));
+    // The full plan loses no word (at most a word or two patched from the conservative steps). It reads no clearly
+    // better than the input read whole (498 words against 499), so the conservative steps may show instead; deskewed
+    // either way.
+    const full = seen[0]!;
+    expect(full.lostWords).toEqual([]);
     expect(page.fallback?.words ?? 0).toBeLessThanOrEqual(2);
-    expect(seen?.reread?.angle).not.toBe(0);
-    expect(seen?.reread?.full).toBe(false);
+    expect(page.fallback?.reason).toBeUndefined();
+    expect(page.steps).toContain('deskew');
+    expect(full.reread?.angle).not.toBe(0);
+    expect(full.reread?.full).toBe(false);
     // Part of the page: 0.40 of this crop with the native back-end, whose guard counts words under 95 as unsure
     // (tesseract.js, under 90: below 0.3).
-    expect(seen!.reread!.share).toBeLessThan(0.45);
-    expect(seen!.inputWords).toBeGreaterThan(100);
+    expect(full.reread!.share).toBeLessThan(0.45);
+    expect(full.inputWords).toBeGreaterThan(100);
   }, 120_000);
 
   it('can be turned off', () => {

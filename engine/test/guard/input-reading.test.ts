@@ -1,0 +1,80 @@
+// The input reading a page's candidates are measured against: one reading for all of them once the input was read
+// whole, and a whole reading where a masked crop of the input reads clearly fewer words than the output there.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RawImage } from '../../src/image.js';
+import { guardPage, readingQuality, type GuardResult } from '../../src/guard/index.js';
+import { recognizeWords, terminateOcr, type Recognizer } from '../../src/ocr/index.js';
+import { threadServices } from '../../src/pipeline/thread-services.js';
+import { agreementCrop, copyImage, median3 } from '../ocr/helpers.js';
+
+afterAll(async () => {
+  await terminateOcr();
+});
+
+/** The page moved `dx` pixels to the right (white comes in on the left). */
+function shifted(img: RawImage, dx: number): RawImage {
+  const out = copyImage(img);
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++)
+      out.data[y * img.width + x] = x < dx ? 255 : img.data[y * img.width + x - dx]!;
+  return out;
+}
+
+describe("the input's reading the guard measures a page's candidates on", () => {
+  it('is the whole reading for every candidate once one candidate had the input read whole', async () => {
+    const page = await agreementCrop();
+    const results: GuardResult[] = [];
+    const services = threadServices({ ocr: 'native', tesseract: 'tesseract', guardRead: 'changed' }, (r) =>
+      results.push(r),
+    );
+    const guard = services.startGuard!(page, 150);
+    // A smoothed page changes a few places: the input is re-read there, the output's words stand in elsewhere.
+    const smoothed = await guard.check(await median3(page));
+    const merged = { ...smoothed.reading!.input };
+    // A page moved by 3 pixels changed all its ink: the input is read whole.
+    const moved = await guard.check(shifted(page, 3));
+    expect(results.map((r) => r.reread?.full)).toEqual([false, true]);
+    expect(moved.badLines).toEqual([]);
+    expect(moved.reading!.input).toEqual(readingQuality((await recognizeWords(page, { dpi: 150 })).words));
+    // The first candidate is now measured on the same reading of the input as the second.
+    expect(smoothed.reading!.input).not.toEqual(merged);
+    expect(smoothed.reading!.input).toEqual(moved.reading!.input);
+  }, 60_000);
+
+  it('is read whole where a masked crop of the input reads clearly fewer words than the output there', async () => {
+    const page = await agreementCrop();
+    const output = await median3(page);
+    const reads: string[] = [];
+    // Tesseract's layout analysis drops some of the small islands of text a masked crop leaves; here two words of
+    // three in the crop go unread.
+    const islandsDropped: Recognizer = async (img, opts) => {
+      const kind = img === page ? 'input' : img === output ? 'output' : 'crop';
+      reads.push(kind);
+      const read = await recognizeWords(img, opts);
+      if (kind !== 'crop') return read;
+      const kept = new Set(read.words.filter((_, i) => i % 3 === 0));
+      return {
+        ...read,
+        words: [...kept],
+        lines: read.lines.map((l) => ({ ...l, words: l.words.filter((w) => kept.has(w)) })),
+      };
+    };
+    const result = await guardPage(page, output, {
+      inputRead: 'changed',
+      dpi: 150,
+      minConfidence: 95,
+      recognize: islandsDropped,
+    });
+    expect(reads).toEqual(['output', 'crop', 'input']);
+    expect(result.reread?.full).toBe(true);
+    expect(result.inputOcr.words.length).toBeGreaterThan(25);
+    // A crop that reads its words is trusted: the input is not read whole.
+    const honest = await guardPage(page, output, {
+      inputRead: 'changed',
+      dpi: 150,
+      minConfidence: 95,
+      recognize: recognizeWords,
+    });
+    expect(honest.reread?.full).toBe(false);
+  }, 60_000);
+});
