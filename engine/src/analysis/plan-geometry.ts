@@ -15,7 +15,12 @@ export interface GeometryPlan {
   measures: Record<string, number>;
 }
 
-export function planGeometry(img: RawImage, dpi: number): GeometryPlan {
+export function planGeometry(
+  img: RawImage,
+  dpi: number,
+  /** Whether a page may be turned (false where the turn the glyphs voted for was refuted). */
+  opts: { turn?: boolean } = {},
+): GeometryPlan {
   const steps: StepCall[] = [];
   let image = img;
   const found = findPageQuad(toGrey(img, 'max'));
@@ -29,6 +34,7 @@ export function planGeometry(img: RawImage, dpi: number): GeometryPlan {
     });
     image = warpQuad(image, found.quad, found.width, found.height);
   }
+  if (opts.turn === false) return { steps, image, measures };
   const orientation = measureOrientation(toGrey(image, 'max'), dpi);
   measures.turns = orientation.turns;
   if (orientation.turns !== 0) {

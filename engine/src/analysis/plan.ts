@@ -97,8 +97,11 @@ export function planPage(
   img: RawImage,
   dpi: number,
   mode: RestoreMode,
-  /** Whether the photo plan may use the trained photo and dust networks (off unless the caller has them). */
-  opts: { photoNet?: boolean; dustNet?: boolean } = {},
+  /**
+   * Whether the photo plan may use the trained photo and dust networks (off unless the caller has them), and
+   * whether a document page may be turned.
+   */
+  opts: { photoNet?: boolean; dustNet?: boolean; turn?: boolean } = {},
 ): PagePlan {
   const features = pageFeatures(img);
   const kind: PageKind =
@@ -115,7 +118,7 @@ export function planPage(
     return { kind, route: 'photo', features, measures, geometry: [], ...photo };
   }
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
-  const geometry = planGeometry(img, dpi);
+  const geometry = planGeometry(img, dpi, { turn: opts.turn ?? true });
   Object.assign(measures, geometry.measures);
   const document = planDocumentSteps(geometry.image, dpi, noise);
   Object.assign(measures, document.measures);
