@@ -11,6 +11,8 @@ function stackLine(failure, fileName) {
   return undefined;
 }
 
+const dir = process.argv[2] ?? 'test-results';
+
 function readIfThere(file) {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
@@ -28,7 +30,6 @@ function outsideError(suite) {
   return (error ?? 'see its output').trim().slice(0, 200);
 }
 
-const dir = process.argv[2] ?? 'test-results';
 let passed = 0;
 let failed = 0;
 let skipped = 0;

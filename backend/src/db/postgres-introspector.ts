@@ -4,13 +4,14 @@
 // scan (other test files, other apps sharing the server) then fails our migration with `schema "…" does
 // not exist`. Here the rows are cut to the current schema before those name lookups run.
 import {
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
   PostgresDialect,
+  PostgresIntrospector,
   sql,
   type DatabaseIntrospector,
-  type DatabaseMetadata,
   type DatabaseMetadataOptions,
   type Kysely,
-  type SchemaMetadata,
   type TableMetadata,
 } from 'kysely';
 
@@ -28,23 +29,18 @@ interface ColumnRow {
 }
 
 // Kysely's own bookkeeping tables, hidden unless asked for (as Kysely's introspector does).
-const KYSELY_TABLES = ['kysely_migration', 'kysely_migration_lock'];
+const KYSELY_TABLES = [DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE];
 
-export class OwnSchemaIntrospector implements DatabaseIntrospector {
+/** Kysely's introspector (its schema list reads only pg_namespace) with its tables read from the current schema. */
+export class OwnSchemaIntrospector extends PostgresIntrospector {
   readonly #db: Kysely<unknown>;
 
   constructor(db: Kysely<unknown>) {
+    super(db);
     this.#db = db;
   }
 
-  async getSchemas(): Promise<SchemaMetadata[]> {
-    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(
-      this.#db,
-    );
-    return rows.map((row) => ({ name: row.name }));
-  }
-
-  async getTables(
+  override async getTables(
     options: DatabaseMetadataOptions = { withInternalKyselyTables: false },
   ): Promise<TableMetadata[]> {
     const { rows } = await sql<ColumnRow>`
@@ -79,10 +75,6 @@ export class OwnSchemaIntrospector implements DatabaseIntrospector {
       });
     }
     return [...tables.values()];
-  }
-
-  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables(options) };
   }
 }
 
