@@ -39,11 +39,13 @@ SYSTEM_TEST_PKGS := chromium
 install-browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_TEST_PKGS); }
 
-# The engine's OCR: Debian's Tesseract with its "fast" English model (tesseract.js is the fallback without it);
-# poppler-utils for the engine tests that read restored PDFs back (pdftotext -bbox, pdfimages, pdffonts).
-OCR_PKGS := tesseract-ocr tesseract-ocr-eng poppler-utils
+# The engine's OCR: Debian's Tesseract with its "fast" English model (tesseract.js is the fallback without it) and
+# its orientation model (pages whose glyphs do not say which way up they stand); poppler-utils for the engine tests
+# that read restored PDFs back (pdftotext -bbox, pdfimages, pdffonts).
+OCR_PKGS := tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils
 install-ocr:
-	@tesseract --list-langs 2>/dev/null | grep -qx eng && command -v pdftotext >/dev/null || { \
+	@tesseract --list-langs 2>/dev/null | grep -qx eng && tesseract --list-langs 2>/dev/null | grep -qx osd \
+	  && command -v pdftotext >/dev/null || { \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(OCR_PKGS); }
 
 install-eval-tools:

@@ -74,7 +74,7 @@ describe('deploy/Dockerfile', () => {
     const runtimeRuns = of(runtime, 'RUN')
       .map((i) => i.args)
       .join('\n');
-    expect(runtimeRuns).toMatch(/apt-get install .*tesseract-ocr tesseract-ocr-eng/);
+    expect(runtimeRuns).toMatch(/apt-get install .*tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd/);
     expect(runtimeRuns).not.toMatch(/g\+\+|make |npm (ci|install)/);
   });
 

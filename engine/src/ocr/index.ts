@@ -39,9 +39,13 @@ export { ENG_LANG_PATH, OcrError, ocrWorker } from './worker.js';
 export {
   DEFAULT_NATIVE_TIMEOUT_MS,
   OcrTimeoutError,
+  detectOrientationNative,
   nativeOcrAvailable,
+  nativeOrientationAvailable,
+  parseOrientation,
   parseTsv,
   recognizeWordsNative,
+  type DetectedOrientation,
   type NativeOcrOptions,
 } from './native.js';
 export {

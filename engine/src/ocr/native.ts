@@ -68,22 +68,30 @@ function runTesseract(
   });
 }
 
-const available = new Map<string, Promise<boolean>>();
+const languages = new Map<string, Promise<string[]>>();
 
-/**
- * Whether this Tesseract program runs and has the English model; asked once per thread and program
- * (`tesseract --list-langs`).
- */
-export function nativeOcrAvailable(binary = 'tesseract'): Promise<boolean> {
-  let known = available.get(binary);
+/** The models this Tesseract program has (none where it does not run); asked once per thread and program. */
+function installedModels(binary: string): Promise<string[]> {
+  let known = languages.get(binary);
   if (!known) {
     known = runTesseract(binary, ['--list-langs'], undefined, 10_000).then(
-      (run) => run.code === 0 && /^eng$/m.test(run.stdout),
-      () => false,
+      (run) => (run.code === 0 ? run.stdout.split('\n').map((line) => line.trim()) : []),
+      () => [],
     );
-    available.set(binary, known);
+    languages.set(binary, known);
   }
   return known;
+}
+
+/** Whether this Tesseract program runs and has the English model (`tesseract --list-langs`). */
+export async function nativeOcrAvailable(binary = 'tesseract'): Promise<boolean> {
+  return (await installedModels(binary)).includes('eng');
+}
+
+/** Whether it also has the orientation and script model (Debian's tesseract-ocr-osd) that `--psm 0` needs. */
+export async function nativeOrientationAvailable(binary = 'tesseract'): Promise<boolean> {
+  const models = await installedModels(binary);
+  return models.includes('eng') && models.includes('osd');
 }
 
 /** Tesseract's TSV: level 5 rows are words, grouped into lines by block, paragraph and line number. */
@@ -149,4 +157,41 @@ export async function recognizeWordsNative(img: RawImage, opts: NativeOcrOptions
     throw new OcrError(`the OCR program failed (exit ${run.code}): ${run.stderr.trim().slice(0, 300)}`);
   }
   return parseTsv(run.stdout);
+}
+
+export interface DetectedOrientation {
+  /** Quarter turns clockwise that bring the page upright. */
+  turns: 0 | 1 | 2 | 3;
+  /** Tesseract's orientation confidence: how far the best way up stands above the next (0 to about 30 here). */
+  confidence: number;
+}
+
+/**
+ * Tesseract's orientation detection (`--psm 0`, the step OCRmyPDF's --rotate-pages runs): it classifies a sample of
+ * the page's characters in all four ways up. Undefined where it found too few characters to say.
+ */
+export async function detectOrientationNative(
+  img: RawImage,
+  opts: Pick<NativeOcrOptions, 'binary' | 'timeoutMs' | 'dpi'> = {},
+): Promise<DetectedOrientation | undefined> {
+  const { binary = 'tesseract', timeoutMs = DEFAULT_NATIVE_TIMEOUT_MS } = opts;
+  const args = ['stdin', 'stdout', '--psm', '0'];
+  if (opts.dpi) args.push('--dpi', String(Math.round(opts.dpi)));
+  const run = await runTesseract(binary, args, toPnm(img), timeoutMs);
+  // Too few characters is exit 1 with "Too few characters" on stderr: no answer, not a failure.
+  if (run.code !== 0 && /too few characters/i.test(run.stderr)) return undefined;
+  if (run.code !== 0) {
+    throw new OcrError(`the orientation detection failed (exit ${run.code}): ${run.stderr.trim().slice(0, 300)}`);
+  }
+  return parseOrientation(run.stdout);
+}
+
+/** Tesseract's OSD report: "Rotate: 90" is the clockwise turn that makes the page upright. */
+export function parseOrientation(report: string): DetectedOrientation | undefined {
+  const rotate = /^Rotate:\s*(\d+)/m.exec(report);
+  const confidence = /^Orientation confidence:\s*([\d.]+)/m.exec(report);
+  if (!rotate || !confidence) return undefined;
+  const degrees = Number(rotate[1]);
+  if (degrees % 90 !== 0) return undefined;
+  return { turns: ((degrees / 90) % 4) as DetectedOrientation['turns'], confidence: Number(confidence[1]) };
 }

@@ -4,6 +4,7 @@ import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import type { Box } from '../guard/changes.js';
 import type { ReadingOrder, ReadingQuality } from '../guard/quality.js';
+import type { DetectedOrientation } from '../ocr/index.js';
 
 export interface GuardVerdict {
   accept: boolean;
@@ -48,6 +49,8 @@ export interface PageGuard {
 
 export interface PageServices {
   recognizeWords?: (img: RawImage, dpi: number) => Promise<{ words: OcrWord[] }>;
+  /** Which way up a page stands, by the OCR's own orientation detection (undefined: too few characters). */
+  detectOrientation?: (img: RawImage, dpi: number) => Promise<DetectedOrientation | undefined>;
   /**
    * Starts the word guard on a page's input. The input is read once, in the OCR's own worker thread, while
    * the restoration steps run; every output checked is compared with that one reading.

@@ -1,6 +1,13 @@
 // The services of this thread: OCR for the PDF text layer and the word guard (engine/src/ocr), on by default; which
 // back-end reads and how the guard reads come from the engine's settings (src/settings.ts).
-import { nativeOcrAvailable, ocrBackend, type OcrResult, type Recognizer } from '../ocr/index.js';
+import {
+  detectOrientationNative,
+  nativeOcrAvailable,
+  nativeOrientationAvailable,
+  ocrBackend,
+  type OcrResult,
+  type Recognizer,
+} from '../ocr/index.js';
 import {
   DEFAULT_GUARD_OPTIONS,
   guardPage,
@@ -80,8 +87,13 @@ export function threadServices(
     setting === 'native' || (setting === 'auto' && (await nativeOcrAvailable(binary)))
       ? 95
       : DEFAULT_GUARD_OPTIONS.minConfidence;
+  // Tesseract's orientation detection where the native program has its model; none with the other back-ends.
+  const detectsOrientation = async (): Promise<boolean> =>
+    (setting === 'native' || setting === 'auto') && (await nativeOrientationAvailable(binary));
   return {
     recognizeWords: async (img, dpi) => ({ words: (await recognize(img, { dpi })).words }),
+    detectOrientation: async (img, dpi) =>
+      (await detectsOrientation()) ? detectOrientationNative(img, { binary, dpi }) : undefined,
     startGuard: (input, dpi) => {
       // 'full': the input is read while the steps run. 'changed': the output is read first, then the input only
       // where the ink changed (usually a small part of the page).
