@@ -25,7 +25,7 @@ export interface Orientation {
 type GlyphBox = ComponentBox;
 
 /** Fewer glyphs than this measure nothing (a photo, a near-empty page). */
-const MIN_GLYPHS = 60;
+export const MIN_GLYPHS = 60;
 /** Nearest-neighbour links needed, and the share of them one direction must hold. */
 const MIN_LINKS = 40;
 const MIN_DIRECTION_SHARE = 0.7;

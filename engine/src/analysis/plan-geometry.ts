@@ -5,7 +5,7 @@ import type { RawImage } from '../image.js';
 import { quadParams, turnImage, warpQuad } from '../pixels/geometry.js';
 import { toGrey } from '../pixels/index.js';
 import type { StepCall } from '../steps/registry.js';
-import { measureOrientation } from './orientation.js';
+import { MIN_GLYPHS, measureOrientation, type Orientation } from './orientation.js';
 import { findPageQuad } from './page-quad.js';
 
 export interface GeometryPlan {
@@ -13,13 +13,22 @@ export interface GeometryPlan {
   /** The page as the steps leave it, for the measurements that follow. */
   image: RawImage;
   measures: Record<string, number>;
+  /** Quarter turns clockwise among the steps. */
+  turns: Orientation['turns'];
+  /**
+   * The page has glyphs enough to vote on which way up it stands, yet they did not agree: another measure (the
+   * OCR's orientation detection) may settle it.
+   */
+  turnUnsure: boolean;
 }
+
+/** How a page is turned: by the glyph vote, or by a number of quarter turns clockwise decided elsewhere (0: none). */
+export type TurnChoice = 'vote' | Orientation['turns'];
 
 export function planGeometry(
   img: RawImage,
   dpi: number,
-  /** Whether a page may be turned (false where the turn the glyphs voted for was refuted). */
-  opts: { turn?: boolean } = {},
+  opts: { turn?: TurnChoice } = {},
 ): GeometryPlan {
   const steps: StepCall[] = [];
   let image = img;
@@ -34,12 +43,17 @@ export function planGeometry(
     });
     image = warpQuad(image, found.quad, found.width, found.height);
   }
-  if (opts.turn === false) return { steps, image, measures };
-  const orientation = measureOrientation(toGrey(image, 'max'), dpi);
-  measures.turns = orientation.turns;
-  if (orientation.turns !== 0) {
-    steps.push({ name: 'turn-page', params: { turns: orientation.turns } });
-    image = turnImage(image, orientation.turns);
+  let turns: Orientation['turns'];
+  let turnUnsure = false;
+  if (opts.turn === undefined || opts.turn === 'vote') {
+    const orientation = measureOrientation(toGrey(image, 'max'), dpi);
+    turns = orientation.turns;
+    turnUnsure = !orientation.confident && orientation.glyphs >= MIN_GLYPHS;
+  } else turns = opts.turn;
+  measures.turns = turns;
+  if (turns !== 0) {
+    steps.push({ name: 'turn-page', params: { turns } });
+    image = turnImage(image, turns);
   }
-  return { steps, image, measures };
+  return { steps, image, measures, turns, turnUnsure };
 }

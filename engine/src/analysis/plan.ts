@@ -4,7 +4,8 @@ import type { StepCall } from '../steps/registry.js';
 import { histogram, percentile, toGrey } from '../pixels/index.js';
 import { colourBeyondCast } from '../pixels/levels.js';
 import { edgeBlur } from './measure-photo.js';
-import { planGeometry } from './plan-geometry.js';
+import { planGeometry, type GeometryPlan, type TurnChoice } from './plan-geometry.js';
+import { turnImage } from '../pixels/geometry.js';
 import { planPhoto } from './plan-photo.js';
 import { untouchedDamage } from './damage.js';
 import {
@@ -35,6 +36,8 @@ export interface PagePlan {
   measures: Record<string, number>;
   /** Steps that change the page's frame (perspective, quarter turns): run first, before the guard reads it. */
   geometry: StepCall[];
+  /** A text page whose glyphs did not tell which way up it stands (GeometryPlan.turnUnsure). */
+  turnUnsure?: boolean;
   steps: StepCall[];
   /** The steps kept when the word guard rejects the full plan. */
   conservative: StepCall[];
@@ -99,9 +102,9 @@ export function planPage(
   mode: RestoreMode,
   /**
    * Whether the photo plan may use the trained photo and dust networks (off unless the caller has them), and
-   * whether a document page may be turned.
+   * how a document page is turned (by the glyph vote unless a turn was decided elsewhere).
    */
-  opts: { photoNet?: boolean; dustNet?: boolean; turn?: boolean } = {},
+  opts: { photoNet?: boolean; dustNet?: boolean; turn?: TurnChoice } = {},
 ): PagePlan {
   const features = pageFeatures(img);
   const kind: PageKind =
@@ -109,28 +112,43 @@ export function planPage(
   const noise = estimateNoise(img);
   const textLines = countTextLines(img, dpi);
   const measures: Record<string, number> = { noise, dpi, textLines };
-  // Routing by text lines, not by tones alone: a yellowed form is tinted all over and a faded grey print looks
-  // like paper, but only the form has lines of characters.
-  if (mode === 'photo' || (mode === 'auto' && !routedAsText(img, kind, features, textLines))) {
+  const photoPlan = (): PagePlan => {
     const photo = planPhoto(img, measures, opts);
     // A damaged picture is never returned unchanged: damage the photo plan's gates let through gets its step.
     if (photo.steps.length === 0) photo.steps.push(...untouchedDamage(img, measures));
     return { kind, route: 'photo', features, measures, geometry: [], ...photo };
+  };
+  const documentPlan = (geometry: GeometryPlan): PagePlan => {
+    Object.assign(measures, geometry.measures);
+    const document = planDocumentSteps(geometry.image, dpi, noise);
+    Object.assign(measures, document.measures);
+    return {
+      kind,
+      route: 'document',
+      features,
+      measures,
+      geometry: geometry.steps,
+      turnUnsure: geometry.turnUnsure,
+      steps: document.steps,
+      conservative: document.conservative,
+    };
+  };
+  if (mode === 'photo') return photoPlan();
+  // Routing by text lines, not by tones alone: a yellowed form is tinted all over and a faded grey print looks
+  // like paper, but only the form has lines of characters.
+  if (mode === 'auto' && !routedAsText(img, kind, features, textLines)) {
+    // A page scanned sideways shows its lines standing. It takes the document plan once it is turned upright; while
+    // nothing says which quarter turn that is, it stays on the photo plan (the document steps keep ink off text lines
+    // they find across the page), and the caller may ask another measure.
+    const standing = countTextLines(turnImage(img, 1), dpi);
+    if (!routedAsText(img, kind, features, standing)) return photoPlan();
+    measures.standingTextLines = standing;
+    const geometry = planGeometry(img, dpi, { turn: opts.turn ?? 'vote' });
+    if (geometry.turns % 2 === 0) return { ...photoPlan(), turnUnsure: geometry.turnUnsure };
+    return documentPlan(geometry);
   }
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
-  const geometry = planGeometry(img, dpi, { turn: opts.turn ?? true });
-  Object.assign(measures, geometry.measures);
-  const document = planDocumentSteps(geometry.image, dpi, noise);
-  Object.assign(measures, document.measures);
-  return {
-    kind,
-    route: 'document',
-    features,
-    measures,
-    geometry: geometry.steps,
-    steps: document.steps,
-    conservative: document.conservative,
-  };
+  return documentPlan(planGeometry(img, dpi, { turn: opts.turn ?? 'vote' }));
 }
 
 /**

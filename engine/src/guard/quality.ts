@@ -64,6 +64,26 @@ export function readingQuality(words: readonly OcrWord[]): ReadingQuality {
   return { words: read, meanConfidence: count > 0 ? sum / count : 0, unsure };
 }
 
+/** Words long enough that their box shows which way they run (a word of three letters is wider than tall). */
+const MIN_SIDEWAYS_LETTERS = 3;
+const MIN_SIDEWAYS_WORDS = 5;
+
+/**
+ * Whether the OCR read most words running down the page: boxes taller than wide. Tesseract's layout analysis reads
+ * lines standing vertical as text turned a quarter (a page scanned a quarter clockwise reads as well as upright), so
+ * a page read this way lies sideways, however well it reads.
+ */
+export function readSideways(words: readonly OcrWord[]): boolean {
+  let long = 0;
+  let tall = 0;
+  for (const w of words) {
+    if (core(w).length < MIN_SIDEWAYS_LETTERS) continue;
+    long++;
+    if (w.y1 - w.y0 > w.x1 - w.x0) tall++;
+  }
+  return long >= MIN_SIDEWAYS_WORDS && tall * 2 > long;
+}
+
 /** Why the output reads worse than the input, or undefined when it does not. */
 export function readsWorse(
   input: ReadingQuality,

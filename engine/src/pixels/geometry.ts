@@ -32,6 +32,21 @@ export function turnImage(img: RawImage, turns: number): RawImage {
   return out;
 }
 
+/** The middle of an image: `share` of its width and of its height, centred. */
+export function centralCrop(img: RawImage, share: number): RawImage {
+  const w = Math.max(1, Math.round(img.width * share));
+  const h = Math.max(1, Math.round(img.height * share));
+  const x0 = (img.width - w) >> 1;
+  const y0 = (img.height - h) >> 1;
+  const c = img.channels;
+  const out = createImage(w, h, c);
+  for (let y = 0; y < h; y++) {
+    const from = ((y0 + y) * img.width + x0) * c;
+    out.data.set(img.data.subarray(from, from + w * c), y * w * c);
+  }
+  return out;
+}
+
 /**
  * The homography (row-major 3×3, h33 = 1) that maps the four `from` points onto the four `to` points, by
  * Gaussian elimination of the usual 8×8 system; null when the points are degenerate (three on a line).

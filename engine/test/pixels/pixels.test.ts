@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { medianFilter, rankFilter } from '../../src/pixels/index.js';
+import { centralCrop } from '../../src/pixels/geometry.js';
+import { createImage } from '../../src/image.js';
 
 /** The definition: the extreme over the (2r+1)² square around each pixel, clipped at the borders. */
 function bruteForce(src: Uint8Array, width: number, height: number, r: number, max: boolean): Uint8Array {
@@ -77,5 +79,17 @@ describe('medianFilter', () => {
         expect(Array.from(medianFilter(src, width, height, r))).toEqual(Array.from(expected));
       }
     }
+  });
+});
+
+describe('centralCrop', () => {
+  it('keeps the middle share of the width and height, every channel', () => {
+    const img = createImage(10, 6, 3);
+    img.data.forEach((_, i) => (img.data[i] = Math.floor(i / 3) % 256));
+    const mid = centralCrop(img, 0.5);
+    expect([mid.width, mid.height, mid.channels]).toEqual([5, 3, 3]);
+    // The top-left pixel of the crop is pixel (2, 1) of the image: index 1 · 10 + 2.
+    expect(Array.from(mid.data.subarray(0, 3))).toEqual([12, 12, 12]);
+    expect(Array.from(mid.data.subarray(-3))).toEqual([36, 36, 36]);
   });
 });
