@@ -25,11 +25,7 @@ export interface GeometryPlan {
 /** How a page is turned: by the glyph vote, or by a number of quarter turns clockwise decided elsewhere (0: none). */
 export type TurnChoice = 'vote' | Orientation['turns'];
 
-export function planGeometry(
-  img: RawImage,
-  dpi: number,
-  opts: { turn?: TurnChoice } = {},
-): GeometryPlan {
+export function planGeometry(img: RawImage, dpi: number, opts: { turn?: TurnChoice } = {}): GeometryPlan {
   const steps: StepCall[] = [];
   let image = img;
   const found = findPageQuad(toGrey(img, 'max'));

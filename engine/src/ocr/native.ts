@@ -181,7 +181,9 @@ export async function detectOrientationNative(
   // Too few characters is exit 1 with "Too few characters" on stderr: no answer, not a failure.
   if (run.code !== 0 && /too few characters/i.test(run.stderr)) return undefined;
   if (run.code !== 0) {
-    throw new OcrError(`the orientation detection failed (exit ${run.code}): ${run.stderr.trim().slice(0, 300)}`);
+    throw new OcrError(
+      `the orientation detection failed (exit ${run.code}): ${run.stderr.trim().slice(0, 300)}`,
+    );
   }
   return parseOrientation(run.stdout);
 }
