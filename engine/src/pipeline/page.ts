@@ -129,7 +129,7 @@ export async function runSteps(
 /**
  * Tesseract's orientation detection reads the middle of the page, this share of its width and height: margins hold
  * no text, and their borders, shadows and specks only confuse it. On the pages the glyph vote left unsure (public set
- * and fresh seeds 7001 to 7003, each page turned all four ways: 101 cases), the whole page gave 47 answers at the
+ * and dev seeds 7001 to 7003, each page turned all four ways: 101 cases), the whole page gave 47 answers at the
  * confidence below, all right, in 1.8 s each (two at a time on two cores); the middle gives 54, 53 right, in 1.0 s.
  */
 const ORIENTATION_CROP = 0.7;
