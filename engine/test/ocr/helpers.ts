@@ -24,6 +24,11 @@ export async function greyCrop(
   return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 };
 }
 
+/** Plain paper of one grey level, nothing on it. */
+export function blankPaper(width: number, height: number, level: number): RawImage {
+  return { width, height, channels: 1, data: new Uint8Array(width * height).fill(level) };
+}
+
 /** doc_005: "- It was agreed that the warehouse …" down to "6.5% per year." (four lines, 15 checkable words). */
 export function agreementCrop(): Promise<RawImage> {
   return greyCrop('doc_005', 100, 435, 1050, 140);

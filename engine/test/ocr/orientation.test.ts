@@ -7,6 +7,7 @@ import {
 } from '../../src/ocr/index.js';
 import { turnImage } from '../../src/pixels/geometry.js';
 import { textPage } from '../pages.js';
+import { blankPaper } from './helpers.js';
 
 /** Capitals only: no letter rises above or drops below the others, so the glyph vote has nothing to count. */
 const CAPITALS =
@@ -29,12 +30,7 @@ describe("Tesseract's orientation detection", () => {
   }, 60_000);
 
   it('says nothing of blank paper (too few characters), without failing', async () => {
-    const blank = {
-      width: 600,
-      height: 800,
-      channels: 1 as const,
-      data: new Uint8Array(600 * 800).fill(250),
-    };
+    const blank = blankPaper(600, 800, 250);
     expect(await detectOrientationNative(blank, { dpi: 150 })).toBeUndefined();
   });
 

@@ -6,7 +6,7 @@ import {
   releasePaddle,
   type OcrResult,
 } from '../../src/ocr/index.js';
-import { cer, greyCrop, textLines, withAlpha } from './helpers.js';
+import { blankPaper, cer, greyCrop, textLines, withAlpha } from './helpers.js';
 
 // doc_005, the title down to "6.5% per year.": the first ten lines of text.txt
 let img: RawImage;
@@ -74,12 +74,7 @@ describe('recognizeWordsPaddle', () => {
   }, 30_000);
 
   it('finds nothing on a blank page', async () => {
-    const blank = {
-      width: 400,
-      height: 300,
-      channels: 1 as const,
-      data: new Uint8Array(400 * 300).fill(255),
-    };
+    const blank = blankPaper(400, 300, 255);
     expect((await recognizeWords(blank)).words).toEqual([]);
   });
 

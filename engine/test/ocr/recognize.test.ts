@@ -15,7 +15,7 @@ import {
   type Recognizer,
 } from '../../src/ocr/index.js';
 import { engineDir } from '../helpers.js';
-import { cer, greyCrop, textLines, withAlpha } from './helpers.js';
+import { blankPaper, cer, greyCrop, textLines, withAlpha } from './helpers.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -58,12 +58,7 @@ describe.each<[string, Recognizer]>([
   }, 30_000);
 
   it('finds no words on blank paper', async () => {
-    const blank = {
-      width: 300,
-      height: 200,
-      channels: 1 as const,
-      data: new Uint8Array(300 * 200).fill(250),
-    };
+    const blank = blankPaper(300, 200, 250);
     expect((await recognize(blank, { dpi: 150 })).words).toEqual([]);
   });
 
