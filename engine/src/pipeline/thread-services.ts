@@ -21,6 +21,7 @@ import {
 } from '../guard/index.js';
 import type { RawImage } from '../image.js';
 import { toGrey } from '../pixels/index.js';
+import { findGutters, type Gutter } from '../pixels/gutters.js';
 import type { GuardVerdict, PageServices } from './services.js';
 import type { OcrWord } from '../io/encode.js';
 import { engineSettings, type EngineSettings } from '../settings.js';
@@ -47,6 +48,32 @@ export function splitLines(lines: readonly Box[]): boolean {
       const gap = b.x0 - a.x1;
       return overlap > height / 2 && gap > 0 && gap < height;
     }),
+  );
+}
+
+/** An input's reading joins columns where this many of its lines, and this share of them, run across a gutter. */
+const MIN_JOINED_LINES = 5;
+const MIN_JOINED_SHARE = 0.2;
+
+/**
+ * Whether the input's reading joins, line by line, the columns the output's reads apart: many of its lines run across
+ * a gutter of the output page (a white river through all its lines, `findGutters`), and the output's lines half as
+ * many or fewer. Specks in a damaged page's gutter lead the OCR to read two columns across as one (fresh seed 364185
+ * pdf_001 page 2, CER 0.703; the network's page reads them apart, 0.084). A paragraph read as two half-width columns
+ * (seed 55502 doc_025) has no gutter in its ink.
+ */
+export function columnsJoined(
+  inputLines: readonly Box[],
+  outputLines: readonly Box[],
+  gutters: readonly Gutter[],
+): boolean {
+  const across = (lines: readonly Box[]) =>
+    lines.filter((l) => gutters.some((g) => l.x0 < g.x0 && l.x1 > g.x1)).length;
+  const joined = across(inputLines);
+  return (
+    joined >= MIN_JOINED_LINES &&
+    joined >= MIN_JOINED_SHARE * inputLines.length &&
+    across(outputLines) * 2 <= joined
   );
 }
 
@@ -115,6 +142,8 @@ export function threadServices(
         /** The output's skew against the input and the lines the word guard rejected: what its reading leaves out. */
         angle: number;
         rejected: readonly Box[];
+        /** The output page's gutters, at the input's size. */
+        gutters: () => readonly Gutter[];
       }[] = [];
       let whole: Pick<OcrResult, 'words' | 'lines'> | undefined;
       // Once the input was read whole, every check of the page measures the input's reading on that one reading.
@@ -134,10 +163,13 @@ export function threadServices(
       // An output's order against the input's whole reading. Where the input's reading cuts its lines in two side by
       // side and the output's does not, the input's order is no reference (public pdf_001 page 1: a skewed scan
       // read as half-lines, one half-column after the other; its deskewed page reads straight through).
-      const orderOf = (words: OcrWord[], lines: readonly Box[]) =>
-        whole && !(splitLines(whole.lines) && !splitLines(lines))
-          ? readingOrder(whole.words, words)
-          : undefined;
+      // Nor is it where its reading joins across the columns the output's reads apart.
+      // The gutters are looked for only where the order moved.
+      const orderOf = (words: OcrWord[], lines: readonly Box[], gutters: () => readonly Gutter[]) => {
+        if (!whole || (splitLines(whole.lines) && !splitLines(lines))) return undefined;
+        const order = readingOrder(whole.words, words);
+        return readsOutOfOrder(order) && columnsJoined(whole.lines, lines, gutters()) ? undefined : order;
+      };
       // Whether a partly re-read output may read in another order than the input: the input's words re-read inside
       // the changed places come in another order than the output's there, or an output checked before reads in
       // another order than this one.
@@ -188,11 +220,12 @@ export function threadServices(
             whole ??= verdict.inputOcr;
           else if (!whole && (verdict.reread.full || orderInDoubt(verdict, words))) whole = await readWhole();
           const angle = verdict.reread?.angle ?? 0;
-          checked.push({ words, lines, reading, angle, rejected });
+          const gutters = () => findGutters(output, dpi * lx).map((g) => ({ x0: g.x0 / lx, x1: g.x1 / lx }));
+          checked.push({ words, lines, reading, angle, rejected, gutters });
           if (whole) {
             for (const c of checked) {
               c.reading.input = inputReading(c.angle, c.rejected) ?? c.reading.input;
-              c.reading.order ??= orderOf(c.words, c.lines);
+              c.reading.order ??= orderOf(c.words, c.lines, c.gutters);
             }
           }
           return {

@@ -11,7 +11,12 @@ import type { RawImage } from '../../src/image.js';
 import { decodePage } from '../../src/io/decode.js';
 import { toPnm, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
-import { readingInputOnce, splitLines, threadServices } from '../../src/pipeline/thread-services.js';
+import {
+  columnsJoined,
+  readingInputOnce,
+  splitLines,
+  threadServices,
+} from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { docOf, textPage } from '../pages.js';
 
@@ -67,6 +72,32 @@ describe('splitLines', () => {
     // Lines above each other, or overlapping by less than half their height.
     expect(splitLines([line(100, 900), line(100, 900, 140, 170)])).toBe(false);
     expect(splitLines([line(100, 480), line(492, 900, 118, 148)])).toBe(false);
+  });
+});
+
+describe('columnsJoined', () => {
+  const gutter = { x0: 610, x1: 660 };
+  // Lines 30 px apart down the page: across both columns (100-1170), or one column each.
+  const across = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ x0: 100, y0: 100 + 30 * i, x1: 1170, y1: 125 + 30 * i }));
+  const apart = (n: number) =>
+    across(n).flatMap((l) => [
+      { ...l, x1: 600 },
+      { ...l, x0: 670 },
+    ]);
+
+  it("finds an input read across a gutter line by line where the output's reading keeps the columns apart", () => {
+    expect(columnsJoined(across(30), apart(30), [gutter])).toBe(true);
+    // A heading across the columns and a few joined lines do not make the output's reading join them.
+    expect(columnsJoined(across(30), [...across(3), ...apart(27)], [gutter])).toBe(true);
+  });
+
+  it('does not where the output reads across as well, where too few lines cross, or where the page has no gutter', () => {
+    expect(columnsJoined(across(30), across(30), [gutter])).toBe(false);
+    expect(columnsJoined([...across(4), ...apart(26)], apart(30), [gutter])).toBe(false);
+    expect(columnsJoined(across(30), apart(30), [])).toBe(false);
+    // Lines that end before the gutter or start after it do not cross it.
+    expect(columnsJoined(apart(30), apart(30), [gutter])).toBe(false);
   });
 });
 
