@@ -6,14 +6,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { planPage } from '../src/analysis/plan.js';
-import type { RawImage } from '../src/image.js';
 import { measureOrientation } from '../src/analysis/orientation.js';
 import { decodePage, loadDocument } from '../src/io/decode.js';
 import { terminateOcr } from '../src/ocr/index.js';
 import { toGrey } from '../src/pixels/index.js';
 import { turnImage } from '../src/pixels/geometry.js';
-import { pageNetAvailable } from '../src/models/page-net.js';
-import { settledTurn } from '../src/pipeline/page.js';
+import { pageNetCleaner, settledTurn } from '../src/pipeline/page.js';
 import { threadServices } from '../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../src/steps/index.js';
 import { publicSet } from './settings.js';
@@ -22,9 +20,7 @@ const sets = process.argv.length > 2 ? process.argv.slice(2) : [publicSet];
 const registry = createDefaultRegistry();
 const services = threadServices();
 // The engine cleans a page it cannot orient with the trained network, where it has one.
-const clean = pageNetAvailable()
-  ? async (img: RawImage) => registry.get('restore-page-net').run(img, {})
-  : undefined;
+const clean = pageNetCleaner(registry);
 
 interface Tally {
   right: number;

@@ -228,6 +228,17 @@ export async function settledTurn(
   return (await turnConfirmed(asCame, detected.turns, dpi, services, cleaned)) ? detected.turns : undefined;
 }
 
+/**
+ * The trained network as a cleaner of whole pages (settledTurn's `clean`), where the registry has its step and it is
+ * wanted (by default, where its weights are at hand); else undefined.
+ */
+export function pageNetCleaner(
+  registry: StepRegistry,
+  wanted = pageNetAvailable(),
+): ((img: RawImage) => Promise<RawImage>) | undefined {
+  return wanted && registry.has(PAGE_NET) ? async (img) => registry.get(PAGE_NET).run(img, {}) : undefined;
+}
+
 export async function restorePageInThread(
   doc: Doc,
   index: number,
@@ -245,8 +256,8 @@ export async function restorePageInThread(
     dustNet: netsWanted && photoNetAvailable(DUST_NET_FILE) && registry.has(DUST_NET_STEP),
   };
   let plan = planPage(decoded, dpi, opts.mode ?? 'auto', planOptions);
-  const netAtHand = (opts.pageNet ?? pageNetAvailable()) && registry.has(PAGE_NET);
-  const clean = netAtHand ? async (img: RawImage) => registry.get(PAGE_NET).run(img, {}) : undefined;
+  const clean = pageNetCleaner(registry, opts.pageNet);
+  const netAtHand = clean !== undefined;
   const turn = opts.steps ? undefined : await settledTurn(decoded, dpi, plan, registry, services, clean);
   if (turn !== undefined) plan = planPage(decoded, dpi, opts.mode ?? 'auto', { ...planOptions, turn });
   const keepAs = opts.keepTempDir ? { dir: opts.keepTempDir, prefix } : undefined;

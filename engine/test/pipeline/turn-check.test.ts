@@ -2,11 +2,15 @@
 // glyphs do not vote, Tesseract's orientation detection is asked, and its turn is checked the same way.
 import { afterAll, describe, expect, it } from 'vitest';
 import { planPage } from '../../src/analysis/plan.js';
-import type { RawImage } from '../../src/image.js';
 import { decodePage, loadDocument } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
 import { turnImage } from '../../src/pixels/geometry.js';
-import { restorePageInThread, settledTurn, type PageOptions } from '../../src/pipeline/page.js';
+import {
+  pageNetCleaner,
+  restorePageInThread,
+  settledTurn,
+  type PageOptions,
+} from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { evalFile } from '../helpers.js';
@@ -126,7 +130,7 @@ describe('a planned page turn', () => {
     expect(plan.turnUnsure).toBe(true);
     const services = threadServices();
     expect(await settledTurn(sideways, dpi, plan, registry, services)).toBeUndefined();
-    const clean = async (img: RawImage) => registry.get('restore-page-net').run(img, {});
+    const clean = pageNetCleaner(registry, true);
     expect(await settledTurn(sideways, dpi, plan, registry, services, clean)).toBe(1);
   }, 120_000);
 });
