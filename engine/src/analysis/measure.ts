@@ -2,6 +2,8 @@
 import type { RawImage } from '../image.js';
 import { boxMean, reduce, toGrey, type Grey } from '../pixels/index.js';
 import { glyphBlobs } from '../pixels/text-lines.js';
+import { inkMask } from '../pixels/ink.js';
+import { labelComponents } from '../pixels/components.js';
 
 /**
  * Gaussian noise sigma (grey levels), Immerkaer's Laplacian-difference estimate per 16×16 block; the 20th
@@ -252,4 +254,43 @@ export function estimatePaperNoise(grey: Grey): number {
   if (spreads.length < 20) return 0;
   spreads.sort((a, b) => a - b);
   return spreads[Math.floor(spreads.length * 0.1)]!;
+}
+
+/**
+ * Lone dots per glyph: ink components no larger than a full stop (at most 5 × 5 pixels and 12 pixels at 150 DPI)
+ * with no other ink within 3 pixels, against components the size of a letter.
+ */
+export function dotsPerGlyph(img: RawImage, dpi: number): number {
+  const grey = toGrey(img, 'max');
+  const s = dpi / 150;
+  const { width, height } = grey;
+  const { areas, boxes, count, labels } = labelComponents(inkMask(grey, dpi), width, height);
+  const gap = Math.max(1, Math.round(3 * s));
+  let dots = 0;
+  let glyphs = 0;
+  for (let id = 0; id < count; id++) {
+    const b = boxes[id]!;
+    const w = b.x1 - b.x0 + 1;
+    const h = b.y1 - b.y0 + 1;
+    if (areas[id]! <= 12 * s * s && w <= 5 * s && h <= 5 * s) {
+      if (!inkNear(labels, id, b, gap, width, height)) dots++;
+    } else if (areas[id]! > 30 * s * s || h >= 8 * s) glyphs++;
+  }
+  return dots / Math.max(1, glyphs);
+}
+
+function inkNear(
+  labels: Int32Array,
+  id: number,
+  b: { x0: number; y0: number; x1: number; y1: number },
+  gap: number,
+  width: number,
+  height: number,
+): boolean {
+  for (let y = Math.max(0, b.y0 - gap); y <= Math.min(height - 1, b.y1 + gap); y++)
+    for (let x = Math.max(0, b.x0 - gap); x <= Math.min(width - 1, b.x1 + gap); x++) {
+      const other = labels[y * width + x]!;
+      if (other >= 0 && other !== id) return true;
+    }
+  return false;
 }

@@ -17,6 +17,7 @@ import {
 } from '../pixels/text-lines.js';
 import {
   classifyPage,
+  dotsPerGlyph,
   estimateNoise,
   oneHueShare,
   estimatePaperNoise,
@@ -42,6 +43,14 @@ export interface PagePlan {
   /** The steps kept when the word guard rejects the full plan. */
   conservative: StepCall[];
 }
+
+/**
+ * Lone dots per glyph (`dotsPerGlyph`) above which the network's page gets the median. Clean pages through the
+ * network show at most 0.11 (stops, commas and dots of i standing a little apart: 90 generated pages, the public
+ * set, public-profile seed 317290 and dev-profile seed 7006); salt and pepper left 0.15–1.32 on 20 of those 22
+ * pages. Blur, bleed-through and phone-photo noise leave that many on some pages too (11 of 68).
+ */
+const MAX_LONE_DOTS = 0.125;
 
 /** The 16 pixels two steps away from a pixel (the ring of its 5×5 window). */
 const RING: ReadonlyArray<readonly [number, number]> = [-2, -1, 0, 1, 2].flatMap((d) => [
@@ -161,15 +170,23 @@ export function planDocumentSteps(
   dpi: number,
   noise = estimateNoise(img),
   /**
-   * The speck share measured on the page before the network: the network takes out the one-pixel specks this
-   * measure sees and can leave the larger dots of the same noise (fresh seed 991997 doc_002: a two-column page
-   * under salt and pepper kept its dots, and Tesseract read it CER 0.575 → 0.764; a median after it reads 0.06).
+   * Whether `img` is the trained network's output. The network takes out stains, bleed-through and one-pixel
+   * specks, so lone dots left on its page are salt and pepper, often softened by JPEG, noise or a low resolution
+   * beyond `speckShare`'s reach (fresh seed 317290 doc_009: the dots in its gutter made Tesseract read the two
+   * columns as one, CER 0.767; with the median 0.026). On the page as it came, stains and bleed-through break into
+   * lone dots too, so there the one-pixel specks must be found as well.
    */
-  inputSpecks = 0,
+  cleanedByNetwork = false,
 ): { steps: StepCall[]; conservative: StepCall[]; measures: Record<string, number> } {
   const measures: Record<string, number> = {};
-  const specks = Math.max(speckShare(img), inputSpecks);
+  const loneDots = dotsPerGlyph(img, dpi);
+  measures.loneDots = loneDots;
+  // Small print alone shows one-pixel stops, dots and serifs as often as light salt and pepper (seed 167593's clean
+  // doc_017, FreeSerif at 9.4 pt in two columns: 0.00052, and the median then cost it 1.1 points of CER), but each
+  // beside its glyph: not lone.
+  const specks = speckShare(img);
   measures.specks = specks;
+  const saltAndPepper = loneDots > MAX_LONE_DOTS && (cleanedByNetwork || specks > 0.0005);
   const steps: StepCall[] = [];
   const conservative: StepCall[] = [];
   const both = (call: StepCall) => {
@@ -182,7 +199,7 @@ export function planDocumentSteps(
   const grey = toGrey(img, 'max');
   const paperNoise = estimatePaperNoise(grey);
   measures.paperNoise = paperNoise;
-  if (specks > 0.0005) steps.push({ name: 'remove-salt-pepper', params: {} });
+  if (saltAndPepper) steps.push({ name: 'remove-salt-pepper', params: {} });
   else if (noise > 6) steps.push({ name: 'denoise-document', params: {} });
   // Camera and scanner noise that the Laplacian estimate misses (correlated, JPEG-smoothed): a light blur
   // before flattening keeps Tesseract's binarisation from breaking every stroke into grains.

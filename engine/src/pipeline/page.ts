@@ -295,7 +295,7 @@ export async function restorePageInThread(
   if (useNet) {
     output = await registry.get(PAGE_NET).run(image, {});
     await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
-    calls = planDocumentSteps(output, dpi, undefined, plan.measures.specks).steps;
+    calls = planDocumentSteps(output, dpi, undefined, true).steps;
     applied.push(PAGE_NET);
   }
   output = await runSteps(

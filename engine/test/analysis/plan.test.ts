@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { planPage } from '../../src/analysis/plan.js';
+import { planDocumentSteps, planPage, speckShare } from '../../src/analysis/plan.js';
+import { createDefaultRegistry } from '../../src/steps/index.js';
+import { textPage } from './pages.js';
 import type { RawImage } from '../../src/image.js';
 import { crop } from '../steps/helpers.js';
 import path from 'node:path';
@@ -57,5 +59,35 @@ describe('page routing', () => {
   it('plans text pages as documents', async () => {
     const page = await crop('doc_011', 'degraded.png', { left: 0, top: 0, width: 1275, height: 1650 });
     expect(planPage(page, 150, 'auto').kind).toBe('document');
+  });
+
+  it("plans the median on the network's page where softened salt and pepper left lone dots, not on a clean page", async () => {
+    // doc_024: salt and pepper under JPEG. Its dots are soft and several pixels wide, so the one-pixel speck
+    // measure stays under its threshold; the network leaves them as lone dots.
+    const net = createDefaultRegistry().get('restore-page-net');
+    const damaged = await whole('doc_024', 'degraded.png');
+    const clean = await whole('doc_024', 'clean.png');
+    expect(speckShare(damaged)).toBeLessThan(0.0005);
+    const steps = (img: RawImage, cleaned: boolean) =>
+      planDocumentSteps(img, 150, undefined, cleaned).steps.map((s) => s.name);
+    expect(steps(await net.run(damaged, {}), true)).toContain('remove-salt-pepper');
+    // Not on the page as it came without one-pixel specks (stains and bleed-through break into lone dots there),
+    // and clean print has few lone dots.
+    expect(steps(damaged, false)).not.toContain('remove-salt-pepper');
+    expect(steps(await net.run(clean, {}), true)).not.toContain('remove-salt-pepper');
+  });
+
+  it('plans the median for one-pixel salt and pepper on the page as it came', async () => {
+    const damaged = await whole('doc_021', 'degraded.png');
+    expect(speckShare(damaged)).toBeGreaterThan(0.0005);
+    expect(planDocumentSteps(damaged, 150).steps.map((s) => s.name)).toContain('remove-salt-pepper');
+  });
+
+  it('plans no median for small serif print, whose stops and serifs look like one-pixel specks', () => {
+    // FreeSerif at 16 px (7.7 pt at 150 DPI): as many one-pixel features as light salt and pepper, each beside
+    // its glyph. The median would take letters apart ("integrity" read as "integnty").
+    const page = textPage({ size: 16, font: 'FreeSerif', width: 1275, height: 1650 });
+    expect(speckShare(page)).toBeGreaterThan(0.0005);
+    expect(planDocumentSteps(page, 150).steps.map((s) => s.name)).not.toContain('remove-salt-pepper');
   });
 });

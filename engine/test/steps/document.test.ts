@@ -130,6 +130,25 @@ describe('document steps on real eval crops', () => {
     expect(at(250, 20)).toBe(255);
   });
 
+  it('remove-speckles keeps thin letters and their stops, where no letter is larger than a speck', async () => {
+    // Thin serif print at 150 DPI: "l", "i" and "t" drawn in fewer pixels than a speck (seed 317290's clean doc_011
+    // lost 17 such letters and stops). Here a word of three one-pixel strokes 12 px tall, a stop 4 px after it,
+    // and the same stroke alone on empty paper, as a hair's fragment would lie.
+    const page = createImage(300, 120, 1);
+    page.data.fill(255);
+    const fill = (x0: number, y0: number, w: number, h: number) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 300 + x] = 20;
+    };
+    for (const x of [40, 45, 50]) fill(x, 40, 1, 12);
+    fill(55, 49, 3, 3);
+    fill(220, 60, 1, 12);
+    const out = toGrey(await run('remove-speckles', page), 'max');
+    const at = (x: number, y: number) => out.data[y * 300 + x]!;
+    for (const x of [40, 45, 50]) expect(at(x, 45)).toBe(20);
+    expect(at(56, 50)).toBe(20);
+    expect(at(220, 65)).toBe(255);
+  });
+
   it('remove-speckles keeps the dark cores of pale print blurred under a water stain', async () => {
     // doc_023: two lines of print run through a water blotch that blurred them to pale grey. The darkest
     // cores of those glyphs fall under the page's threshold as small, isolated specks.
