@@ -301,6 +301,21 @@ describe('few-level grey', () => {
     expect(chosen.data.length).toBeGreaterThan(TEXT_PAGE_BYTES_PER_PIXEL * w * h);
   });
 
+  it('keeps grey ink in black and white, cutting where the ink parts from the paper', async () => {
+    const [w, h] = [400, 300];
+    let seed = 5;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+    // Grainy paper (200–255: too busy for four levels within the budget) and ink left grey at 150, as a blurred
+    // office scan's restored ink. Cut at mid-grey, the ink would be stored as paper.
+    const grey = new Uint8Array(w * h).map((_, i) => (i % w < 60 ? 150 : 200 + (random() % 56)));
+    expect((await fewLevelGrey(grey, w, h)).bits).toBe(1);
+    const stored = await asStoredInPdf({ data: grey, width: w, height: h, channels: 1 });
+    const inkStored = stored.data.filter((v, i) => i % w < 60 && v === 0).length;
+    const paperStored = stored.data.filter((v, i) => i % w >= 60 && v === 255).length;
+    expect(inkStored).toBe(60 * h);
+    expect(paperStored).toBeGreaterThan(0.9 * (w - 60) * h);
+  });
+
   it('shows a page as the PDF stores it: grey rounded to the kept levels, colour untouched', async () => {
     const [w, h] = [400, 300];
     let seed = 11;
