@@ -3,7 +3,7 @@ import type { RawImage } from '../image.js';
 import { boxMean, reduce, toGrey, type Grey } from '../pixels/index.js';
 import { glyphBlobs } from '../pixels/text-lines.js';
 import { inkMask } from '../pixels/ink.js';
-import { labelComponents } from '../pixels/components.js';
+import { hasOtherInk, labelComponents } from '../pixels/components.js';
 
 /**
  * Gaussian noise sigma (grey levels), Immerkaer's Laplacian-difference estimate per 16×16 block; the 20th
@@ -273,24 +273,8 @@ export function dotsPerGlyph(img: RawImage, dpi: number): number {
     const w = b.x1 - b.x0 + 1;
     const h = b.y1 - b.y0 + 1;
     if (areas[id]! <= 12 * s * s && w <= 5 * s && h <= 5 * s) {
-      if (!inkNear(labels, id, b, gap, width, height)) dots++;
+      if (!hasOtherInk(labels, id, b, gap, width, height)) dots++;
     } else if (areas[id]! > 30 * s * s || h >= 8 * s) glyphs++;
   }
   return dots / Math.max(1, glyphs);
-}
-
-function inkNear(
-  labels: Int32Array,
-  id: number,
-  b: { x0: number; y0: number; x1: number; y1: number },
-  gap: number,
-  width: number,
-  height: number,
-): boolean {
-  for (let y = Math.max(0, b.y0 - gap); y <= Math.min(height - 1, b.y1 + gap); y++)
-    for (let x = Math.max(0, b.x0 - gap); x <= Math.min(width - 1, b.x1 + gap); x++) {
-      const other = labels[y * width + x]!;
-      if (other >= 0 && other !== id) return true;
-    }
-  return false;
 }

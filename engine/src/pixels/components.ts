@@ -179,3 +179,21 @@ function fillComponents(mask: ArrayLike<number>, width: number, height: number, 
     starts: Int32Array.from(starts),
   };
 }
+
+/** Whether another component's ink lies within `gap` pixels of a component's box. */
+export function hasOtherInk(
+  labels: Int32Array,
+  id: number,
+  b: ComponentBox,
+  gap: number,
+  width: number,
+  height: number,
+): boolean {
+  for (let y = Math.max(0, b.y0 - gap); y <= Math.min(height - 1, b.y1 + gap); y++) {
+    for (let x = Math.max(0, b.x0 - gap); x <= Math.min(width - 1, b.x1 + gap); x++) {
+      const other = labels[y * width + x]!;
+      if (other >= 0 && other !== id) return true;
+    }
+  }
+  return false;
+}

@@ -16,7 +16,7 @@ import {
   toGrey,
   type Grey,
 } from '../pixels/index.js';
-import { labelComponents, type ComponentBox } from '../pixels/components.js';
+import { hasOtherInk, labelComponents, type ComponentBox } from '../pixels/components.js';
 
 const scaleOf = (params: Record<string, unknown>) => num(params as never, 'dpi', 150) / 150;
 
@@ -405,24 +405,6 @@ function frameMean(grey: Grey, b: Box, margin: number): number {
     add(x1, y);
   }
   return n > 0 ? sum / n : 255;
-}
-
-/** Whether another component's ink lies within `gap` pixels of a component's box. */
-function hasOtherInk(
-  labels: Int32Array,
-  id: number,
-  b: Box,
-  gap: number,
-  width: number,
-  height: number,
-): boolean {
-  for (let y = Math.max(0, b.y0 - gap); y <= Math.min(height - 1, b.y1 + gap); y++) {
-    for (let x = Math.max(0, b.x0 - gap); x <= Math.min(width - 1, b.x1 + gap); x++) {
-      const other = labels[y * width + x]!;
-      if (other >= 0 && other !== id) return true;
-    }
-  }
-  return false;
 }
 
 /** 3×3 median of the grey page: two steps run it, for two reasons the plan measures (specks, grain). */
