@@ -420,7 +420,8 @@ export const removeSaltPepper: Step = {
     const grey = toGrey(img, 'max');
     const out = await median3x3(grey);
     // The median breaks a one-pixel rule into dashes, which OCR reads as "_ _ _" (public doc_024, a form: CER
-    // 0.40 → 0.62). Ink on a straight run a fifth of an inch long is a rule, never a speck: it is kept as it came.
+    // 0.082 → 0.119 with the plain median, 0.048 with this). Ink on a straight run a fifth of an inch long is a
+    // rule, never a speck: it is kept as it came.
     const rules = longRuns(grey, Math.max(8, Math.round(num(params, 'dpi', 150) / 5)));
     for (let i = 0; i < rules.length; i++) if (rules[i]) out.data[i] = grey.data[i]!;
     return out;
