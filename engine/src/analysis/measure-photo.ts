@@ -1,7 +1,7 @@
 // Photo measurements: each one looks for the signature of one damage, so that the photo plan runs a step only
 // where its damage is present. All work on luma (or on each channel for levels) and take well under 100 ms per MP.
 import type { RawImage } from '../image.js';
-import { fft } from '../pixels/fft.js';
+import { fft2 } from '../pixels/fft.js';
 import { labelComponents } from '../pixels/components.js';
 import { boxMean, medianFilter, rankFilter, toGrey } from '../pixels/index.js';
 import { diskKernel, kernelTransfer } from '../pixels/kernels.js';
@@ -640,26 +640,4 @@ export function estimateDefocus(img: RawImage): DefocusEstimate {
   // The Hann window spreads the dip and the steeply falling spectrum pulls its minimum outward: on defocused
   // samples of known radius the minimum sat about 3 % above the kernel's zero.
   return { radius: diskRadiusForZero(f0 / 1.03), depth, f0 };
-}
-
-/** In-place 2-D FFT of a square T×T complex plane (rows, then columns). */
-function fft2(re: Float64Array, im: Float64Array, T: number, rowRe: Float64Array, rowIm: Float64Array): void {
-  for (let y = 0; y < T; y++) {
-    rowRe.set(re.subarray(y * T, y * T + T));
-    rowIm.set(im.subarray(y * T, y * T + T));
-    fft(rowRe, rowIm);
-    re.set(rowRe, y * T);
-    im.set(rowIm, y * T);
-  }
-  for (let x = 0; x < T; x++) {
-    for (let y = 0; y < T; y++) {
-      rowRe[y] = re[y * T + x]!;
-      rowIm[y] = im[y * T + x]!;
-    }
-    fft(rowRe, rowIm);
-    for (let y = 0; y < T; y++) {
-      re[y * T + x] = rowRe[y]!;
-      im[y * T + x] = rowIm[y]!;
-    }
-  }
 }

@@ -1,4 +1,4 @@
-// In-place radix-2 complex FFT and a 2-D transform of a real plane, for frequency-domain photo filters.
+// In-place radix-2 complex FFT, a square 2-D transform, and frequency-domain filtering of a real plane.
 
 /** In-place iterative radix-2 FFT of (re, im), length a power of two; inverse scales by 1/n. */
 export function fft(re: Float64Array, im: Float64Array, inverse = false): void {
@@ -43,6 +43,38 @@ export function fft(re: Float64Array, im: Float64Array, inverse = false): void {
     for (let i = 0; i < n; i++) {
       re[i]! /= n;
       im[i]! /= n;
+    }
+  }
+}
+
+/**
+ * In-place 2-D FFT of a square T×T complex plane (rows, then columns); `rowRe` and `rowIm` are scratch rows of
+ * length T. The inverse scales by 1/T².
+ */
+export function fft2(
+  re: Float64Array,
+  im: Float64Array,
+  T: number,
+  rowRe: Float64Array,
+  rowIm: Float64Array,
+  inverse = false,
+): void {
+  for (let y = 0; y < T; y++) {
+    rowRe.set(re.subarray(y * T, y * T + T));
+    rowIm.set(im.subarray(y * T, y * T + T));
+    fft(rowRe, rowIm, inverse);
+    re.set(rowRe, y * T);
+    im.set(rowIm, y * T);
+  }
+  for (let x = 0; x < T; x++) {
+    for (let y = 0; y < T; y++) {
+      rowRe[y] = re[y * T + x]!;
+      rowIm[y] = im[y * T + x]!;
+    }
+    fft(rowRe, rowIm, inverse);
+    for (let y = 0; y < T; y++) {
+      re[y * T + x] = rowRe[y]!;
+      im[y * T + x] = rowIm[y]!;
     }
   }
 }
