@@ -111,3 +111,41 @@ export async function docOf(img: RawImage): Promise<Doc> {
     .toBuffer();
   return loadDocument(png);
 }
+
+/**
+ * The page smeared by a straight motion of `length` pixels at `angle` degrees (0: along x, 90: down the page): the
+ * mean of the page sampled (bilinear, edges repeated) at points spread evenly along the smear, as a camera moved
+ * while its shutter was open.
+ */
+export function smeared(page: RawImage, length: number, angle: number): RawImage {
+  const samples = Math.ceil(length * 4) + 1;
+  const dx = Math.cos((angle * Math.PI) / 180);
+  const dy = Math.sin((angle * Math.PI) / 180);
+  const { width, height, channels } = page;
+  const out = new Uint8Array(page.data.length);
+  const at = (x: number, y: number, c: number) =>
+    page.data[
+      (Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))) * channels + c
+    ]!;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < channels; c++) {
+        let sum = 0;
+        for (let k = 0; k < samples; k++) {
+          const t = -length / 2 + (k * length) / (samples - 1);
+          const sx = x + t * dx;
+          const sy = y + t * dy;
+          const x0 = Math.floor(sx);
+          const y0 = Math.floor(sy);
+          const fx = sx - x0;
+          const fy = sy - y0;
+          sum +=
+            (at(x0, y0, c) * (1 - fx) + at(x0 + 1, y0, c) * fx) * (1 - fy) +
+            (at(x0, y0 + 1, c) * (1 - fx) + at(x0 + 1, y0 + 1, c) * fx) * fy;
+        }
+        out[(y * width + x) * channels + c] = Math.round(sum / samples);
+      }
+    }
+  }
+  return { data: out, width, height, channels };
+}

@@ -13,6 +13,7 @@ import {
   specks,
 } from './measure-photo.js';
 import { fadeLevels } from '../pixels/levels.js';
+import { estimateSmear, isClearSmear } from './smear.js';
 
 /** Edge blur (Gaussian sigma, px) of sharp photos; restoration only removes the blur beyond it. */
 const NATURAL_BLUR = 0.6;
@@ -147,6 +148,14 @@ function planDeblur(
   const { jpeg, grain, blur, faded } = seen;
   // Camera shake: a directional loss of fine detail with a clear smear length. Deconvolved along the smear
   // (the zero crossing comes about one gradient-correlation width, ~0.7 px, before the smear length).
+  // A smear the cepstrum shows clearly is measured there: its length and angle are surer (seed 149382's coffee
+  // photo, a 5.6 px smear at 148.5°: 5.25 px at 149° against 6.6 px at 140°, +2.1 dB instead of +0.35).
+  const smear = estimateSmear(img);
+  measures.smearContrast = Math.round(smear.contrast * 1000) / 1000;
+  if (isClearSmear(smear)) {
+    const nsr = jpeg || grain > 2 ? 0.1 : 0.01;
+    return [{ name: 'deblur-motion', params: { angle: smear.angle, length: smear.length, nsr } }];
+  }
   const motion = estimateMotion(img);
   Object.assign(measures, {
     motionScore: motion.score,

@@ -4,6 +4,7 @@ import type { StepCall } from '../steps/registry.js';
 import { histogram, percentile, toGrey } from '../pixels/index.js';
 import { colourBeyondCast } from '../pixels/levels.js';
 import { edgeBlur } from './measure-photo.js';
+import { estimateSmear, isClearSmear } from './smear.js';
 import { planGeometry, type GeometryPlan, type TurnChoice } from './plan-geometry.js';
 import { turnImage } from '../pixels/geometry.js';
 import { planPhoto } from './plan-photo.js';
@@ -39,6 +40,11 @@ export interface PagePlan {
   geometry: StepCall[];
   /** A text page whose glyphs did not tell which way up it stands (GeometryPlan.turnUnsure). */
   turnUnsure?: boolean;
+  /**
+   * Steps that take out a blur the whole page shares (motion): the first of `steps` and of `conservative`, and run
+   * before the trained network, which learned to sharpen lighter blur.
+   */
+  deblur: StepCall[];
   steps: StepCall[];
   /** The steps kept when the word guard rejects the full plan. */
   conservative: StepCall[];
@@ -125,12 +131,13 @@ export function planPage(
     const photo = planPhoto(img, measures, opts);
     // A damaged picture is never returned unchanged: damage the photo plan's gates let through gets its step.
     if (photo.steps.length === 0) photo.steps.push(...untouchedDamage(img, measures));
-    return { kind, route: 'photo', features, measures, geometry: [], ...photo };
+    return { kind, route: 'photo', features, measures, geometry: [], deblur: [], ...photo };
   };
   const documentPlan = (geometry: GeometryPlan): PagePlan => {
     Object.assign(measures, geometry.measures);
     const document = planDocumentSteps(geometry.image, dpi, noise);
     Object.assign(measures, document.measures);
+    const deblur = planTextDeblur(geometry.image, measures);
     return {
       kind,
       route: 'document',
@@ -138,8 +145,9 @@ export function planPage(
       measures,
       geometry: geometry.steps,
       turnUnsure: geometry.turnUnsure,
-      steps: document.steps,
-      conservative: document.conservative,
+      deblur,
+      steps: [...deblur, ...document.steps],
+      conservative: [...deblur, ...document.conservative],
     };
   };
   if (mode === 'photo') return photoPlan();
@@ -158,6 +166,20 @@ export function planPage(
   }
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
   return documentPlan(planGeometry(img, dpi, { turn: opts.turn ?? 'vote' }));
+}
+
+/**
+ * Deconvolution of a page smeared by motion, when its cepstrum shows one slanted smear of at least 4 px. On the
+ * generated motion-blurred pages Tesseract read the deconvolved page as well as the clean one (seed 149382 doc_026,
+ * a 13.5 px smear: CER 0.709 → 0.011); the network alone left it at 0.687.
+ */
+function planTextDeblur(img: RawImage, measures: Record<string, number>): StepCall[] {
+  const smear = estimateSmear(img);
+  measures.smearContrast = Math.round(smear.contrast * 1000) / 1000;
+  if (!isClearSmear(smear)) return [];
+  measures.smearAngle = smear.angle;
+  measures.smearLength = smear.length;
+  return [{ name: 'remove-motion-blur', params: { angle: smear.angle, length: smear.length, nsr: 0.003 } }];
 }
 
 /**

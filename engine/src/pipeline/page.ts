@@ -292,11 +292,18 @@ export async function restorePageInThread(
   // With the network, the classical steps are planned again on its output (what damage it left, how the page
   // lies); the classical plan on the input stays the fallback. The geometry steps ran before the network, so the
   // replan measures the page as the steps will get it (no second geometry search, no routing).
+  // A page-wide blur the plan measured (motion) is taken out first: the network learned to sharpen lighter blur.
   if (useNet) {
-    output = await registry.get(PAGE_NET).run(image, {});
+    const deblurred = await runSteps(
+      image,
+      plan.deblur,
+      registry,
+      keepAs && { ...keepAs, prefix: `${prefix}-00` },
+    );
+    output = await registry.get(PAGE_NET).run(deblurred, {});
     await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
     calls = planDocumentSteps(output, dpi, undefined, true).steps;
-    applied.push(PAGE_NET);
+    applied.push(...plan.deblur.map((c) => c.name), PAGE_NET);
   }
   output = await runSteps(
     output,

@@ -4,6 +4,7 @@ import { createImage, type RawImage } from '../image.js';
 import { otsuThreshold } from '../pixels/levels.js';
 import { findTextLines, MIN_TEXT_LINES, textLineMask, type TextLines } from '../pixels/text-lines.js';
 import { repairCreasesStep } from './crease.js';
+import { deblurMotion } from './photo-restore.js';
 import { num, type Step } from './registry.js';
 import {
   boxMean,
@@ -563,6 +564,14 @@ export const sharpenText: Step = {
   },
 };
 
+export const removeMotionBlur: Step = {
+  name: 'remove-motion-blur',
+  kind: 'document',
+  description:
+    "Motion-blurred text: Wiener deconvolution with the straight smear the page's cepstrum measured (angle, length)",
+  run: (img, params) => deblurMotion.run(img, params),
+};
+
 export const denoiseDocument: Step = {
   name: 'denoise-document',
   kind: 'document',
@@ -728,6 +737,7 @@ export const documentSteps: Step[] = [
   restoreInkContrast,
   repairStrokes,
   sharpenText,
+  removeMotionBlur,
   denoiseDocument,
   smoothDocument,
   upscaleDocument,
