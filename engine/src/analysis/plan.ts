@@ -6,7 +6,8 @@ import { colourBeyondCast } from '../pixels/levels.js';
 import { edgeBlur } from './measure-photo.js';
 import { estimateSmear, isClearSmear } from './smear.js';
 import { planGeometry, type GeometryPlan, type TurnChoice } from './plan-geometry.js';
-import { turnImage } from '../pixels/geometry.js';
+import { turnImage, warpQuad } from '../pixels/geometry.js';
+import { findPageQuad } from './page-quad.js';
 import { planPhoto } from './plan-photo.js';
 import { untouchedDamage } from './damage.js';
 import {
@@ -133,13 +134,13 @@ export function planPage(
     if (photo.steps.length === 0) photo.steps.push(...untouchedDamage(img, measures));
     return { kind, route: 'photo', features, measures, geometry: [], deblur: [], ...photo };
   };
-  const documentPlan = (geometry: GeometryPlan): PagePlan => {
+  const documentPlan = (geometry: GeometryPlan, pageKind: PageKind = kind): PagePlan => {
     Object.assign(measures, geometry.measures);
     const document = planDocumentSteps(geometry.image, dpi, noise);
     Object.assign(measures, document.measures);
     const deblur = planTextDeblur(geometry.image, measures);
     return {
-      kind,
+      kind: pageKind,
       route: 'document',
       features,
       measures,
@@ -154,6 +155,14 @@ export function planPage(
   // Routing by text lines, not by tones alone: a yellowed form is tinted all over and a faded grey print looks
   // like paper, but only the form has lines of characters.
   if (mode === 'auto' && !routedAsText(img, kind, features, textLines)) {
+    // A photographed page: the desk around it makes it look like a picture, and the perspective and the camera's
+    // noise and blur hide its lines. The page cut out and rectified is measured instead (seed 149382 doc_005, a
+    // form: 6 lines found on the photo, 13 on the page, which then reads as a document).
+    const onPage = rectifiedPageKind(img, dpi);
+    if (onPage) {
+      measures.rectifiedTextLines = onPage.textLines;
+      return documentPlan(planGeometry(img, dpi, { turn: opts.turn ?? 'vote' }), onPage.kind);
+    }
     // A page scanned sideways shows its lines standing. It takes the document plan once it is turned upright; while
     // nothing says which quarter turn that is, it stays on the photo plan (the document steps keep ink off text lines
     // they find across the page), and the caller may ask another measure.
@@ -166,6 +175,17 @@ export function planPage(
   }
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
   return documentPlan(planGeometry(img, dpi, { turn: opts.turn ?? 'vote' }));
+}
+
+/** The kind and text lines of the page a photo shows, cut out and rectified, when it reads as text. */
+function rectifiedPageKind(img: RawImage, dpi: number): { kind: PageKind; textLines: number } | undefined {
+  const found = findPageQuad(toGrey(img, 'max'));
+  if (!found) return undefined;
+  const page = warpQuad(img, found.quad, found.width, found.height);
+  const features = pageFeatures(page);
+  const kind = classifyPage(features);
+  const textLines = countTextLines(page, dpi);
+  return routedAsText(page, kind, features, textLines) ? { kind, textLines } : undefined;
 }
 
 /**

@@ -87,3 +87,23 @@ export function onDesk(page: RawImage, quad: Quad, width: number, height: number
   }
   return out;
 }
+
+/**
+ * `page` photographed on a desk of coarse, high-contrast grain (woven cloth, rough wood): the desk shows as many
+ * tones as a picture does, so the photo as a whole measures as mixed rather than as a page of paper.
+ */
+export function onBusyDesk(page: RawImage, quad: Quad, width: number, height: number): RawImage {
+  const photo = onDesk(page, quad, width, height);
+  const white = createImage(page.width, page.height, 1);
+  white.data.fill(255);
+  const paper = onDesk(white, quad, width, height);
+  for (let p = 0; p < width * height; p++) {
+    if (paper.data[p * 3]! >= 200) continue;
+    const x = p % width;
+    const y = Math.floor(p / width);
+    const grain = 0.9 + 1.1 * (0.5 + 0.5 * Math.sin(x * 1.7 + y * 0.9 + 3 * Math.sin(y / 5)));
+    for (let c = 0; c < 3; c++)
+      photo.data[p * 3 + c] = Math.min(255, Math.round(photo.data[p * 3 + c]! * grain));
+  }
+  return photo;
+}

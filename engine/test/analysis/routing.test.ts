@@ -7,6 +7,9 @@ import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
 import { findTextLines, textLineCount } from '../../src/pixels/text-lines.js';
 import { greyPicture, textPage, tinted } from '../pages.js';
+import { onBusyDesk, textPage as letterPage } from './pages.js';
+import { classifyPage, pageFeatures } from '../../src/analysis/measure.js';
+import type { Quad } from '../../src/pixels/geometry.js';
 
 /** The page yellowed in blotches: the yellow's strength varies across the page, not with the grey level. */
 function mottled(page: RawImage): RawImage {
@@ -119,6 +122,25 @@ describe('routing and the no-unchanged rule', () => {
     const plan = planPage(page, 150, 'auto');
     expect(plan.measures.textLines).toBeGreaterThanOrEqual(8);
     expect(plan.route).toBe('photo');
+  });
+
+  it('measures a photographed page cut out and rectified: a short letter on a busy desk gets the document plan', () => {
+    // Five lines: too few for a mixed picture (8), enough for a page of paper (3). The photo as a whole measures
+    // as mixed (the desk's grain), the page cut out of it as a document.
+    const quad: Quad = [
+      { x: 120, y: 80 },
+      { x: 860, y: 100 },
+      { x: 840, y: 1030 },
+      { x: 130, y: 1020 },
+    ];
+    const photo = onBusyDesk(letterPage({ width: 700, height: 900, lines: 5 }), quad, 1000, 1100);
+    expect(classifyPage(pageFeatures(photo))).toBe('mixed');
+    const plan = planPage(photo, 150, 'auto');
+    expect(plan.measures.textLines).toBeLessThan(8);
+    expect(plan.route).toBe('document');
+    expect(plan.kind).toBe('document');
+    expect(plan.geometry.map((c) => c.name)).toEqual(['rectify-perspective']);
+    expect(plan.measures.rectifiedTextLines).toBe(5);
   });
 
   it('keeps a plain text page on the document plan', async () => {
