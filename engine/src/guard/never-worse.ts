@@ -40,9 +40,17 @@ export function pageReadsWorse(verdict: GuardVerdict, tolerance?: Tolerance): st
   );
 }
 
-/** Whether a verdict's output reads clearly better than its input. */
+/**
+ * Whether a verdict's output reads clearly better than its input: more words read, or surer, or as many words with
+ * the lines the input's reading cut in two read whole (its halves no longer read one after the other).
+ */
 export function pageReadsBetter(verdict: GuardVerdict): boolean {
-  return verdict.reading !== undefined && readsBetter(verdict.reading.output, verdict.reading.input);
+  const reading = verdict.reading;
+  if (!reading) return false;
+  return (
+    readsBetter(reading.output, reading.input) ||
+    (reading.mended === true && !readsWorse(reading.input, reading.output))
+  );
 }
 
 /**

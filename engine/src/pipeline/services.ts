@@ -37,6 +37,8 @@ export interface GuardVerdict {
     output: ReadingQuality;
     /** How the output keeps the input's reading order; set where the input was read whole (maybe by a later check). */
     order?: ReadingOrder;
+    /** The output reads whole the lines the input's whole reading cut in two (`linesMended`); set with `order`. */
+    mended?: boolean;
   };
 }
 

@@ -13,10 +13,13 @@ import { toPnm, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import {
   columnsJoined,
+  linesMended,
   readingInputOnce,
   splitLines,
   threadServices,
 } from '../../src/pipeline/thread-services.js';
+import { pageReadsBetter } from '../../src/guard/never-worse.js';
+import { reading } from '../helpers.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { docOf, textPage } from '../pages.js';
 
@@ -72,6 +75,43 @@ describe('splitLines', () => {
     // Lines above each other, or overlapping by less than half their height.
     expect(splitLines([line(100, 900), line(100, 900, 140, 170)])).toBe(false);
     expect(splitLines([line(100, 480), line(492, 900, 118, 148)])).toBe(false);
+  });
+});
+
+describe('linesMended', () => {
+  // Lines 30 px apart down one column (100-900), or each cut in two by a fold at 480-492.
+  const whole = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ x0: 100, y0: 100 + 30 * i, x1: 900, y1: 125 + 30 * i }));
+  const cut = (n: number) =>
+    whole(n).flatMap((l) => [
+      { ...l, x1: 480 },
+      { ...l, x0: 492 },
+    ]);
+
+  it("finds an output reading whole the lines the input's reading cut in two", () => {
+    expect(linesMended([...cut(3), ...whole(20)], whole(23))).toBe(true);
+  });
+
+  it('does not where the output cuts a line too, or the input cut fewer than three', () => {
+    expect(linesMended(cut(20), [...cut(1), ...whole(19)])).toBe(false);
+    expect(linesMended([...cut(2), ...whole(20)], whole(22))).toBe(false);
+    expect(linesMended(whole(20), whole(20))).toBe(false);
+  });
+
+  it('makes an output with mended lines read clearly better, unless it reads worse by words', () => {
+    const verdict = (output: ReturnType<typeof reading>, mended: boolean) => ({
+      accept: true,
+      badLines: [],
+      badWords: [],
+      checkedLines: 20,
+      frame: 'output' as const,
+      lostWords: [],
+      input: { data: new Uint8Array(1), width: 1, height: 1, channels: 1 as const },
+      reading: { input: reading(581, 92), output, mended },
+    });
+    expect(pageReadsBetter(verdict(reading(583, 92), false))).toBe(false);
+    expect(pageReadsBetter(verdict(reading(583, 92), true))).toBe(true);
+    expect(pageReadsBetter(verdict(reading(560, 92), true))).toBe(false);
   });
 });
 
