@@ -577,8 +577,6 @@ export function estimateDefocus(img: RawImage): DefocusEstimate {
   const power = new Float64Array(T * T);
   const re = new Float64Array(T * T);
   const im = new Float64Array(T * T);
-  const rowRe = new Float64Array(T);
-  const rowIm = new Float64Array(T);
   // Tiles overlap by half on small photos; above 0.5 MP every tile stands alone (enough of them, half the work).
   const step = width * height > 500_000 ? T : T / 2;
   for (let by = 0; by + T <= height; by += step) {
@@ -591,7 +589,7 @@ export function estimateDefocus(img: RawImage): DefocusEstimate {
           re[y * T + x] = (data[(by + y) * width + bx + x]! - mean) * hann[y]! * hann[x]!;
           im[y * T + x] = 0;
         }
-      fft2(re, im, T, rowRe, rowIm);
+      fft2(re, im, T, T);
       for (let i = 0; i < T * T; i++) power[i]! += re[i]! * re[i]! + im[i]! * im[i]!;
     }
   }

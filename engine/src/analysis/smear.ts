@@ -69,8 +69,6 @@ export function estimateSmear(img: RawImage): Smear {
   const logPower = new Float64Array(TILE * TILE);
   const re = new Float64Array(TILE * TILE);
   const im = new Float64Array(TILE * TILE);
-  const rowRe = new Float64Array(TILE);
-  const rowIm = new Float64Array(TILE);
   // Evenly spread over the page when there are more tiles than the budget.
   const count = Math.min(MAX_TILES, across * down);
   const chosen = Array.from({ length: count }, (_, i) => Math.floor((i * across * down) / count));
@@ -94,14 +92,14 @@ export function estimateSmear(img: RawImage): Smear {
         re[y * TILE + x] = (data[(by + y) * width + bx + x]! - mean) * hann[y]! * hann[x]!;
         im[y * TILE + x] = 0;
       }
-    fft2(re, im, TILE, rowRe, rowIm);
+    fft2(re, im, TILE, TILE);
     for (let i = 0; i < TILE * TILE; i++) logPower[i]! += Math.log(re[i]! * re[i]! + im[i]! * im[i]! + 1e-3);
     used++;
   }
   if (used === 0) return NONE;
   re.set(logPower);
   im.fill(0);
-  fft2(re, im, TILE, rowRe, rowIm, true);
+  fft2(re, im, TILE, TILE, true);
   // The scale is the same for every direction: only the relative depth of the dip matters.
   const cepstrum = re;
   const at = (fx: number, fy: number) => {

@@ -47,34 +47,34 @@ export function fft(re: Float64Array, im: Float64Array, inverse = false): void {
   }
 }
 
-/**
- * In-place 2-D FFT of a square T×T complex plane (rows, then columns); `rowRe` and `rowIm` are scratch rows of
- * length T. The inverse scales by 1/T².
- */
+/** In-place 2-D FFT of a width × height complex plane (rows, then columns); the inverse scales by 1/(width·height). */
 export function fft2(
   re: Float64Array,
   im: Float64Array,
-  T: number,
-  rowRe: Float64Array,
-  rowIm: Float64Array,
+  width: number,
+  height: number,
   inverse = false,
 ): void {
-  for (let y = 0; y < T; y++) {
-    rowRe.set(re.subarray(y * T, y * T + T));
-    rowIm.set(im.subarray(y * T, y * T + T));
+  const rowRe = new Float64Array(width);
+  const rowIm = new Float64Array(width);
+  for (let y = 0; y < height; y++) {
+    rowRe.set(re.subarray(y * width, y * width + width));
+    rowIm.set(im.subarray(y * width, y * width + width));
     fft(rowRe, rowIm, inverse);
-    re.set(rowRe, y * T);
-    im.set(rowIm, y * T);
+    re.set(rowRe, y * width);
+    im.set(rowIm, y * width);
   }
-  for (let x = 0; x < T; x++) {
-    for (let y = 0; y < T; y++) {
-      rowRe[y] = re[y * T + x]!;
-      rowIm[y] = im[y * T + x]!;
+  const colRe = new Float64Array(height);
+  const colIm = new Float64Array(height);
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) {
+      colRe[y] = re[y * width + x]!;
+      colIm[y] = im[y * width + x]!;
     }
-    fft(rowRe, rowIm, inverse);
-    for (let y = 0; y < T; y++) {
-      re[y * T + x] = rowRe[y]!;
-      im[y * T + x] = rowIm[y]!;
+    fft(colRe, colIm, inverse);
+    for (let y = 0; y < height; y++) {
+      re[y * width + x] = colRe[y]!;
+      im[y * width + x] = colIm[y]!;
     }
   }
 }
@@ -113,31 +113,7 @@ export function filterPlane(
     const sy = mirror(y - pad, height);
     for (let x = 0; x < W; x++) re[y * W + x] = src[sy * width + mirror(x - pad, width)]!;
   }
-  const rowRe = new Float64Array(W);
-  const rowIm = new Float64Array(W);
-  const colRe = new Float64Array(H);
-  const colIm = new Float64Array(H);
-  const pass = (inverse: boolean) => {
-    for (let y = 0; y < H; y++) {
-      rowRe.set(re.subarray(y * W, y * W + W));
-      rowIm.set(im.subarray(y * W, y * W + W));
-      fft(rowRe, rowIm, inverse);
-      re.set(rowRe, y * W);
-      im.set(rowIm, y * W);
-    }
-    for (let x = 0; x < W; x++) {
-      for (let y = 0; y < H; y++) {
-        colRe[y] = re[y * W + x]!;
-        colIm[y] = im[y * W + x]!;
-      }
-      fft(colRe, colIm, inverse);
-      for (let y = 0; y < H; y++) {
-        re[y * W + x] = colRe[y]!;
-        im[y * W + x] = colIm[y]!;
-      }
-    }
-  };
-  pass(false);
+  fft2(re, im, W, H);
   for (let y = 0; y < H; y++) {
     const fy = (y <= H / 2 ? y : y - H) / H;
     for (let x = 0; x < W; x++) {
@@ -147,7 +123,7 @@ export function filterPlane(
       im[y * W + x]! *= g;
     }
   }
-  pass(true);
+  fft2(re, im, W, H, true);
   const out = new Float32Array(width * height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) out[y * width + x] = re[(y + pad) * W + x + pad]!;
