@@ -20,6 +20,11 @@ export interface EngineSettings {
   /** FOLIO_ENGINE_GUARD: 'full' reads the whole input while the steps run; 'changed' (default) only changed ink. */
   guardRead: GuardRead;
   /**
+   * FOLIO_ENGINE_OCR_TIMEOUT_MS: how long one Tesseract child may read one image, in ms; 60000 by default (and for a
+   * value that is not a positive integer).
+   */
+  ocrTimeoutMs: number;
+  /**
    * FOLIO_ENGINE_PDF_MEMORY_MB: resident memory one reader child of `io/sandbox.ts` may reach, in MB; 1536 by
    * default (and for a value that is not an integer of at least 256).
    */
@@ -27,6 +32,9 @@ export interface EngineSettings {
   /** The environment of a Tesseract child process: this process's, with one OpenMP thread per child. */
   tesseractEnv: Record<string, string>;
 }
+
+/** How long one Tesseract child may read one image by default: a damaged page takes 1–5 s here. */
+export const DEFAULT_OCR_TIMEOUT_MS = 60_000;
 
 /** The settings from an environment; an unknown FOLIO_ENGINE_OCR or FOLIO_ENGINE_GUARD throws a RangeError. */
 export function parseEngineSettings(env: NodeJS.ProcessEnv): EngineSettings {
@@ -40,6 +48,7 @@ export function parseEngineSettings(env: NodeJS.ProcessEnv): EngineSettings {
     throw new RangeError(`FOLIO_ENGINE_GUARD must be full or changed; got "${guardRead}"`);
   }
   const pdfMemoryMb = Number(env.FOLIO_ENGINE_PDF_MEMORY_MB);
+  const ocrTimeoutMs = Number(env.FOLIO_ENGINE_OCR_TIMEOUT_MS);
   const tesseractEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) tesseractEnv[key] = value;
   // One thread per child: the engine runs one page per core already.
@@ -50,6 +59,7 @@ export function parseEngineSettings(env: NodeJS.ProcessEnv): EngineSettings {
     ocr: ocr as OcrBackend | 'off',
     tesseract: env.FOLIO_ENGINE_TESSERACT || 'tesseract',
     guardRead,
+    ocrTimeoutMs: Number.isInteger(ocrTimeoutMs) && ocrTimeoutMs > 0 ? ocrTimeoutMs : DEFAULT_OCR_TIMEOUT_MS,
     pdfMemoryMb: Number.isInteger(pdfMemoryMb) && pdfMemoryMb >= 256 ? pdfMemoryMb : 1536,
     tesseractEnv,
   };

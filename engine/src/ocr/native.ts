@@ -3,7 +3,7 @@
 // limit. About 1.3 s of CPU per page pass against 2.2 s for tesseract.js here (engine/README.md).
 import { spawn } from 'node:child_process';
 import type { RawImage } from '../image.js';
-import { engineSettings } from '../settings.js';
+import { DEFAULT_OCR_TIMEOUT_MS, engineSettings } from '../settings.js';
 import { toPnm, type OcrLine, type OcrResult, type OcrWord, type RecognizeOptions } from './recognize.js';
 import { OcrError } from './worker.js';
 
@@ -22,7 +22,7 @@ export interface NativeOcrOptions extends RecognizeOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_NATIVE_TIMEOUT_MS = 60_000;
+export const DEFAULT_NATIVE_TIMEOUT_MS = DEFAULT_OCR_TIMEOUT_MS;
 
 interface Run {
   code: number | null;

@@ -5,12 +5,15 @@ import {
   nativeOcrAvailable,
   nativeOrientationAvailable,
   ocrBackend,
+  OcrTimeoutError,
   type OcrResult,
   type Recognizer,
 } from '../ocr/index.js';
 import {
   DEFAULT_GUARD_OPTIONS,
   guardPage,
+  readWithinTimeLimit,
+  NOTHING_READ,
   readingOrder,
   readsOutOfOrder,
   readingQuality,
@@ -109,8 +112,11 @@ export function readingInputOnce(recognize: Recognizer, input: RawImage): Recogn
     if (!read) {
       read = recognize(img, opts);
       reads.set(key, read);
-      // A failed read (a time limit) is tried again by the next check, as before.
-      read.catch(() => reads.delete(key));
+      // A read that failed otherwise is tried again by the next check; one past the OCR's time limit is not (it would
+      // only run out of time again).
+      read.catch((error: unknown) => {
+        if (!(error instanceof OcrTimeoutError)) reads.delete(key);
+      });
     }
     return read;
   };
@@ -118,13 +124,14 @@ export function readingInputOnce(recognize: Recognizer, input: RawImage): Recogn
 
 /** The OCR and word guard of the engine's settings ('off': none, the classical pipeline alone). */
 export function threadServices(
-  settings: Pick<EngineSettings, 'ocr' | 'tesseract' | 'guardRead'> = engineSettings(),
+  settings: Pick<EngineSettings, 'ocr' | 'tesseract' | 'guardRead'> &
+    Partial<Pick<EngineSettings, 'ocrTimeoutMs'>> = engineSettings(),
   /** Sees every guard result (benchmarks). */
   onGuard?: (result: GuardResult) => void,
 ): PageServices {
-  const { ocr: setting, tesseract: binary, guardRead } = settings;
+  const { ocr: setting, tesseract: binary, guardRead, ocrTimeoutMs } = settings;
   if (setting === 'off') return {};
-  const recognize = ocrBackend(setting, binary);
+  const recognize = ocrBackend(setting, binary, ocrTimeoutMs);
   // The native back-end's "fast" model is surer of its words than tesseract.js, for which the guard's defaults
   // were calibrated: at 90 the guard checked 93 "clearly read" words of doc_002's eroded input (tesseract.js:
   // 57), patched 8 and the page scored CER 0.441 (0.379 before); at 95 it checks 39 and scores 0.377. Public
@@ -139,12 +146,16 @@ export function threadServices(
   return {
     recognizeWords: async (img, dpi) => ({ words: (await recognize(img, { dpi })).words }),
     detectOrientation: async (img, dpi) =>
-      (await detectsOrientation()) ? detectOrientationNative(img, { binary, dpi }) : undefined,
+      (await detectsOrientation())
+        ? detectOrientationNative(img, { binary, dpi, ...(ocrTimeoutMs ? { timeoutMs: ocrTimeoutMs } : {}) })
+        : undefined,
     startGuard: (input, dpi) => {
       // 'full': the input is read while the steps run. 'changed': the output is read first, then the input only
       // where the ink changed (usually a small part of the page).
       const wholeInput: Promise<OcrResult> | undefined =
-        guardRead === 'full' ? recognize(input, { dpi }) : undefined;
+        guardRead === 'full'
+          ? readWithinTimeLimit(recognize(input, { dpi })).then((read) => read.ocr)
+          : undefined;
       // Awaited by check(); this only keeps a page that fails before its check from an unhandled rejection.
       wholeInput?.catch(() => undefined);
       const recognizeForGuard = readingInputOnce(recognize, input);
@@ -208,7 +219,8 @@ export function threadServices(
       };
       return {
         // The same whole reading the checks compare with, read once per page.
-        readInput: async () => (await (wholeInput ?? readWhole())).words,
+        readInput: async () =>
+          (await (wholeInput ?? readWithinTimeLimit(readWhole()).then((read) => read.ocr))).words,
         check: async (output) => {
           // An upscaled output is read at the input's size (about scale² less OCR work); its word boxes then
           // come back in input pixels and are scaled to the output's for the text layer.
@@ -235,7 +247,9 @@ export function threadServices(
           };
           const lines = verdict.outputOcr.lines;
           // The whole reading kept lies as the input came (a turned one is read again from the cache: no OCR pass).
-          if (!verdict.reread || (verdict.reread.full && verdict.reread.angle === 0))
+          // An input the OCR could not read in time reads no words, for every check of the page (none reads it again).
+          if (verdict.inputUnread) whole ??= NOTHING_READ;
+          else if (!verdict.reread || (verdict.reread.full && verdict.reread.angle === 0))
             whole ??= verdict.inputOcr;
           else if (!whole && (verdict.reread.full || orderInDoubt(verdict, words))) whole = await readWhole();
           const angle = verdict.reread?.angle ?? 0;

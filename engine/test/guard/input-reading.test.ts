@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
 import { guardPage, readingQuality, type GuardResult } from '../../src/guard/index.js';
-import { recognizeWords, terminateOcr, type Recognizer } from '../../src/ocr/index.js';
+import { OcrTimeoutError, recognizeWords, terminateOcr, type Recognizer } from '../../src/ocr/index.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { agreementCrop, copyImage, median3 } from '../ocr/helpers.js';
 
@@ -77,4 +77,41 @@ describe("the input's reading the guard measures a page's candidates on", () => 
     });
     expect(honest.reread?.full).toBe(false);
   }, 60_000);
+
+  it.each([
+    ['whole', 3],
+    ['in a crop', 0],
+  ])(
+    'is no words where the OCR runs past its time limit on the input (read %s), and the output is judged on its own reading',
+    async (_how, dx) => {
+      const page = await agreementCrop();
+      // Moved by 3 pixels, every line changed and the input is read whole; smoothed, a few places are read in a crop.
+      const output = dx > 0 ? shifted(page, dx) : await median3(page);
+      const reads: string[] = [];
+      const outOfTime: Recognizer = (img, opts) => {
+        reads.push(img === output ? 'output' : img === page ? 'input' : 'crop');
+        return img === output ? recognizeWords(img, opts) : Promise.reject(new OcrTimeoutError(60_000));
+      };
+      const result = await guardPage(page, output, {
+        inputRead: 'changed',
+        dpi: 150,
+        minConfidence: 95,
+        recognize: outOfTime,
+      });
+      expect(reads).toEqual(dx > 0 ? ['output', 'input'] : ['output', 'crop']);
+      expect(result.inputUnread).toBe(true);
+      expect(result.accept).toBe(true);
+      expect(result.outputOcr.words.length).toBeGreaterThan(25);
+      // Read whole, the input reads nothing; read in a crop, nothing in the crop and the output's words elsewhere.
+      if (dx > 0) expect(result.inputOcr.words).toEqual([]);
+      else expect(result.inputOcr.words.length).toBeLessThan(result.outputOcr.words.length);
+      // Any other failure of the OCR still fails the check.
+      const broken: Recognizer = (img, opts) =>
+        img === output ? recognizeWords(img, opts) : Promise.reject(new Error('the OCR program failed'));
+      await expect(
+        guardPage(page, output, { inputRead: 'changed', dpi: 150, minConfidence: 95, recognize: broken }),
+      ).rejects.toThrow('the OCR program failed');
+    },
+    60_000,
+  );
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
 import { decodePage } from '../../src/io/decode.js';
-import { toPnm, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
+import { OcrTimeoutError, toPnm, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import {
   columnsJoined,
@@ -61,6 +61,19 @@ describe('readingInputOnce', () => {
     await expect(guarded(input, { dpi: 150 })).rejects.toThrow('time limit');
     expect((await guarded(input, { dpi: 150 })).text).toBe('read 2 at 150');
     expect(reads()).toBe(2);
+  });
+
+  it('does not read the input again once the OCR ran past its time limit on it', async () => {
+    const input = image();
+    let reads = 0;
+    const outOfTime: Recognizer = () => {
+      reads += 1;
+      return Promise.reject(new OcrTimeoutError(60_000));
+    };
+    const guarded = readingInputOnce(outOfTime, input);
+    await expect(guarded(input, { dpi: 150 })).rejects.toThrow(OcrTimeoutError);
+    await expect(guarded(input, { dpi: 150 })).rejects.toThrow(OcrTimeoutError);
+    expect(reads).toBe(1);
   });
 });
 
@@ -176,6 +189,54 @@ describe('a page shown as it came', () => {
       const inputSum = `${createHash('md5').update(toPnm(input)).digest('hex')}  -`;
       // The whitened candidates were read, and the input once: by the guard, whose reading the text layer reuses.
       expect(reads.length).toBeGreaterThan(1);
+      expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
+    },
+    120_000,
+  );
+});
+
+describe('a page whose input the OCR cannot read within its time limit', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'folio-unread-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(['changed', 'full'] as const)(
+    'is restored and judged on its output, its input read once (guard reads %s)',
+    async (guardRead) => {
+      const page = await textPage({ lines: 12 });
+      const doc = await docOf(page);
+      const { image: input } = await decodePage(doc, 0);
+      const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
+      // Tesseract behind a script that notes every image it is given and never finishes reading the input (as on a
+      // page of thousands of specks), so the engine stops it at its time limit.
+      const log = path.join(dir, `reads-${guardRead}.log`);
+      const tesseract = path.join(dir, `tesseract-${guardRead}`);
+      const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
+      writeFileSync(
+        tesseract,
+        `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
+          `sum=$(md5sum < "$f" | cut -d' ' -f1)\necho $sum >> ${log}\n` +
+          `if [ "$sum" = ${inputSum} ]; then rm -f "$f"; exec sleep 60; fi\n` +
+          `${real} "$f" "$@"\nrc=$?\nrm -f "$f"\nexit $rc\n`,
+      );
+      chmodSync(tesseract, 0o755);
+      // The restoration moves the page by 3 pixels: every line's ink changes, so the guard reads the input whole.
+      const registry = createDefaultRegistry().register({
+        name: 'flatten-background',
+        kind: 'document',
+        description: 'moves the page 3 px to the right (test)',
+        run: (img: RawImage) => {
+          const out = new Uint8Array(img.data.length).fill(255);
+          for (let y = 0; y < img.height; y++)
+            out.set(img.data.subarray(y * img.width, (y + 1) * img.width - 3), y * img.width + 3);
+          return { ...img, data: out };
+        },
+      });
+      const services = threadServices({ ocr: 'native', tesseract, guardRead, ocrTimeoutMs: 8_000 });
+      const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
+      expect(restored.steps).toContain('flatten-background');
+      expect(restored.fallback).toBeUndefined();
+      expect(restored.words.map((w) => w.text)).toContain('treasurer');
+      const reads = readFileSync(log, 'utf8').trim().split('\n');
       expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
     },
     120_000,
