@@ -154,6 +154,29 @@ describe('columnsJoined', () => {
   });
 });
 
+/**
+ * A Tesseract program for `threadServices`: a script that notes the checksum (md5) of every image it is given and
+ * hands it to the real one, except an image whose checksum is `neverReads`, on which it sleeps past any time limit.
+ */
+function loggingTesseract(
+  dir: string,
+  name: string,
+  neverReads?: string,
+): { tesseract: string; reads: () => string[] } {
+  const log = path.join(dir, `reads-${name}.log`);
+  const tesseract = path.join(dir, `tesseract-${name}`);
+  const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
+  const sleep = neverReads ? `if [ "$sum" = ${neverReads} ]; then rm -f "$f"; exec sleep 60; fi\n` : '';
+  writeFileSync(
+    tesseract,
+    `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
+      `sum=$(md5sum < "$f" | cut -d' ' -f1)\necho $sum >> ${log}\n${sleep}` +
+      `${real} "$f" "$@"\nrc=$?\nrm -f "$f"\nexit $rc\n`,
+  );
+  chmodSync(tesseract, 0o755);
+  return { tesseract, reads: () => readFileSync(log, 'utf8').trim().split('\n') };
+}
+
 describe('a page shown as it came', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'folio-reads-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -162,15 +185,7 @@ describe('a page shown as it came', () => {
     'takes its text layer from the reading the guard made of its input, not from a second one (guard reads %s)',
     async (guardRead) => {
       // Tesseract behind a script that notes a checksum of every image it is given.
-      const log = path.join(dir, `reads-${guardRead}.log`);
-      const tesseract = path.join(dir, `tesseract-${guardRead}`);
-      const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
-      writeFileSync(
-        tesseract,
-        `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
-          `md5sum < "$f" >> ${log}\n${real} "$f" "$@"\nrc=$?\nrm -f "$f"\nexit $rc\n`,
-      );
-      chmodSync(tesseract, 0o755);
+      const { tesseract, reads: readSums } = loggingTesseract(dir, guardRead);
       const page = await textPage({ lines: 12 });
       const doc = await docOf(page);
       // Every restoration whitens the page: each reads worse than the input, which the page then shows.
@@ -184,9 +199,9 @@ describe('a page shown as it came', () => {
       const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
       expect(restored.steps).toEqual([]);
       expect(restored.words.map((w) => w.text)).toContain('treasurer');
-      const reads = readFileSync(log, 'utf8').trim().split('\n');
+      const reads = readSums();
       const { image: input } = await decodePage(doc, 0);
-      const inputSum = `${createHash('md5').update(toPnm(input)).digest('hex')}  -`;
+      const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
       // The whitened candidates were read, and the input once: by the guard, whose reading the text layer reuses.
       expect(reads.length).toBeGreaterThan(1);
       expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
@@ -208,17 +223,7 @@ describe('a page whose input the OCR cannot read within its time limit', () => {
       const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
       // Tesseract behind a script that notes every image it is given and never finishes reading the input (as on a
       // page of thousands of specks), so the engine stops it at its time limit.
-      const log = path.join(dir, `reads-${guardRead}.log`);
-      const tesseract = path.join(dir, `tesseract-${guardRead}`);
-      const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
-      writeFileSync(
-        tesseract,
-        `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
-          `sum=$(md5sum < "$f" | cut -d' ' -f1)\necho $sum >> ${log}\n` +
-          `if [ "$sum" = ${inputSum} ]; then rm -f "$f"; exec sleep 60; fi\n` +
-          `${real} "$f" "$@"\nrc=$?\nrm -f "$f"\nexit $rc\n`,
-      );
-      chmodSync(tesseract, 0o755);
+      const { tesseract, reads: readSums } = loggingTesseract(dir, guardRead, inputSum);
       // The restoration moves the page by 3 pixels: every line's ink changes, so the guard reads the input whole.
       const registry = createDefaultRegistry().register({
         name: 'flatten-background',
@@ -236,7 +241,7 @@ describe('a page whose input the OCR cannot read within its time limit', () => {
       expect(restored.steps).toContain('flatten-background');
       expect(restored.fallback).toBeUndefined();
       expect(restored.words.map((w) => w.text)).toContain('treasurer');
-      const reads = readFileSync(log, 'utf8').trim().split('\n');
+      const reads = readSums();
       expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
     },
     120_000,
