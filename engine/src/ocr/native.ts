@@ -22,8 +22,6 @@ export interface NativeOcrOptions extends RecognizeOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_NATIVE_TIMEOUT_MS = DEFAULT_OCR_TIMEOUT_MS;
-
 interface Run {
   code: number | null;
   stdout: string;
@@ -148,7 +146,7 @@ export async function recognizeWordsNative(img: RawImage, opts: NativeOcrOptions
   if (img.width < 1 || img.height < 1 || img.data.length !== img.width * img.height * img.channels) {
     throw new RangeError(`image data does not match ${img.width}×${img.height}×${img.channels}`);
   }
-  const { binary = 'tesseract', timeoutMs = DEFAULT_NATIVE_TIMEOUT_MS } = opts;
+  const { binary = 'tesseract', timeoutMs = DEFAULT_OCR_TIMEOUT_MS } = opts;
   const args = ['stdin', 'stdout', '-l', 'eng', '--psm', String(opts.psm ?? 3)];
   if (opts.dpi) args.push('--dpi', String(Math.round(opts.dpi)));
   args.push('-c', `tessedit_do_invert=${opts.invert ? 1 : 0}`, 'tsv');
@@ -174,7 +172,7 @@ export async function detectOrientationNative(
   img: RawImage,
   opts: Pick<NativeOcrOptions, 'binary' | 'timeoutMs' | 'dpi'> = {},
 ): Promise<DetectedOrientation | undefined> {
-  const { binary = 'tesseract', timeoutMs = DEFAULT_NATIVE_TIMEOUT_MS } = opts;
+  const { binary = 'tesseract', timeoutMs = DEFAULT_OCR_TIMEOUT_MS } = opts;
   const args = ['stdin', 'stdout', '--psm', '0'];
   if (opts.dpi) args.push('--dpi', String(Math.round(opts.dpi)));
   const run = await runTesseract(binary, args, toPnm(img), timeoutMs);

@@ -27,7 +27,7 @@ import { toGrey } from '../pixels/index.js';
 import { findGutters, type Gutter } from '../pixels/gutters.js';
 import type { GuardVerdict, PageServices } from './services.js';
 import type { OcrWord } from '../io/encode.js';
-import { engineSettings, type EngineSettings } from '../settings.js';
+import { DEFAULT_OCR_TIMEOUT_MS, engineSettings, type EngineSettings } from '../settings.js';
 
 /** The words whose centre lies in none of the boxes. */
 function outside<W extends Box>(words: readonly W[], boxes: readonly Box[]): W[] {
@@ -129,9 +129,10 @@ export function threadServices(
   /** Sees every guard result (benchmarks). */
   onGuard?: (result: GuardResult) => void,
 ): PageServices {
-  const { ocr: setting, tesseract: binary, guardRead, ocrTimeoutMs } = settings;
+  const { ocr: setting, tesseract: binary, guardRead } = settings;
   if (setting === 'off') return {};
-  const recognize = ocrBackend(setting, binary, ocrTimeoutMs);
+  const timeoutMs = settings.ocrTimeoutMs ?? DEFAULT_OCR_TIMEOUT_MS;
+  const recognize = ocrBackend(setting, binary, timeoutMs);
   // The native back-end's "fast" model is surer of its words than tesseract.js, for which the guard's defaults
   // were calibrated: at 90 the guard checked 93 "clearly read" words of doc_002's eroded input (tesseract.js:
   // 57), patched 8 and the page scored CER 0.441 (0.379 before); at 95 it checks 39 and scores 0.377. Public
@@ -146,9 +147,7 @@ export function threadServices(
   return {
     recognizeWords: async (img, dpi) => ({ words: (await recognize(img, { dpi })).words }),
     detectOrientation: async (img, dpi) =>
-      (await detectsOrientation())
-        ? detectOrientationNative(img, { binary, dpi, ...(ocrTimeoutMs ? { timeoutMs: ocrTimeoutMs } : {}) })
-        : undefined,
+      (await detectsOrientation()) ? detectOrientationNative(img, { binary, dpi, timeoutMs }) : undefined,
     startGuard: (input, dpi) => {
       // 'full': the input is read while the steps run. 'changed': the output is read first, then the input only
       // where the ink changed (usually a small part of the page).

@@ -91,15 +91,20 @@ describe('splitLines', () => {
   });
 });
 
+/** `n` lines 30 px apart down the page, from x0 to x1. */
+const linesDown = (n: number, x0: number, x1: number) =>
+  Array.from({ length: n }, (_, i) => ({ x0, y0: 100 + 30 * i, x1, y1: 125 + 30 * i }));
+/** Each line read as two pieces: up to `end` and from `start`. */
+const cutAt = (lines: ReturnType<typeof linesDown>, end: number, start: number) =>
+  lines.flatMap((l) => [
+    { ...l, x1: end },
+    { ...l, x0: start },
+  ]);
+
 describe('linesMended', () => {
   // Lines 30 px apart down one column (100-900), or each cut in two by a fold at 480-492.
-  const whole = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ x0: 100, y0: 100 + 30 * i, x1: 900, y1: 125 + 30 * i }));
-  const cut = (n: number) =>
-    whole(n).flatMap((l) => [
-      { ...l, x1: 480 },
-      { ...l, x0: 492 },
-    ]);
+  const whole = (n: number) => linesDown(n, 100, 900);
+  const cut = (n: number) => cutAt(whole(n), 480, 492);
 
   it("finds an output reading whole the lines the input's reading cut in two", () => {
     expect(linesMended([...cut(3), ...whole(20)], whole(23))).toBe(true);
@@ -131,13 +136,8 @@ describe('linesMended', () => {
 describe('columnsJoined', () => {
   const gutter = { x0: 610, x1: 660 };
   // Lines 30 px apart down the page: across both columns (100-1170), or one column each.
-  const across = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ x0: 100, y0: 100 + 30 * i, x1: 1170, y1: 125 + 30 * i }));
-  const apart = (n: number) =>
-    across(n).flatMap((l) => [
-      { ...l, x1: 600 },
-      { ...l, x0: 670 },
-    ]);
+  const across = (n: number) => linesDown(n, 100, 1170);
+  const apart = (n: number) => cutAt(across(n), 600, 670);
 
   it("finds an input read across a gutter line by line where the output's reading keeps the columns apart", () => {
     expect(columnsJoined(across(30), apart(30), [gutter])).toBe(true);
