@@ -10,6 +10,7 @@ import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import { FALLBACK_TOLERANCE, readsBetter, readsOutOfOrder, readsWorse, type Tolerance } from './quality.js';
 import type { GuardVerdict, PageGuard } from '../pipeline/services.js';
+import { OcrTimeoutError } from '../ocr/native.js';
 
 export type FallbackSource = 'classical' | 'conservative';
 
@@ -92,6 +93,22 @@ export async function neverWorse(
 }
 
 /**
+ * A candidate's verdict, or undefined where the OCR ran past its time limit on it (a page of thousands of specks can
+ * keep Tesseract's layout analysis busy for minutes): no reading proves such a candidate, so it is not shown.
+ */
+export async function checkedInTime(
+  guard: PageGuard,
+  candidate: RawImage,
+): Promise<GuardVerdict | undefined> {
+  try {
+    return await guard.check(candidate);
+  } catch (error) {
+    if (error instanceof OcrTimeoutError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * The first fallback the guard accepts whole and that reads as well as the input (FALLBACK_TOLERANCE), else the
  * input itself: what a page shows when its full restoration is rejected.
  */
@@ -102,8 +119,8 @@ export async function firstSafe(
 ): Promise<Pick<NeverWorse, 'image' | 'source' | 'words'>> {
   for (const fallback of fallbacks) {
     const safe = await fallback.run();
-    const second = await guard.check(safe);
-    if (second.accept && second.badLines.length === 0 && !pageReadsWorse(second, FALLBACK_TOLERANCE))
+    const second = await checkedInTime(guard, safe);
+    if (second?.accept && second.badLines.length === 0 && !pageReadsWorse(second, FALLBACK_TOLERANCE))
       return {
         image: safe,
         source: fallback.source,

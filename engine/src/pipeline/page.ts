@@ -15,6 +15,7 @@ import type { StepCall, StepRegistry } from '../steps/registry.js';
 import { pageNetAvailable } from '../models/page-net.js';
 import { DUST_NET_FILE, photoNetAvailable } from '../models/photo-net.js';
 import {
+  checkedInTime,
   classicalReadsBetter,
   firstSafe,
   neverWorse,
@@ -35,6 +36,8 @@ import type { PageGuard, PageServices } from './services.js';
  */
 const MAX_PATCHED_LINE_SHARE = 0.5;
 const PAGE_NET = 'restore-page-net';
+/** Why a page shows a fallback where the OCR could not read its restoration within its time limit. */
+export const RESTORATION_UNREAD = 'the OCR could not read the restoration within its time limit';
 
 export interface PageOptions {
   mode?: RestoreMode;
@@ -329,30 +332,9 @@ export async function restorePageInThread(
   const recognize = services.recognizeWords;
   const wantWords = (opts.ocr ?? doc.format === 'pdf') && recognize !== undefined;
   if (guard) {
-    let verdict = await guard.check(output);
     // The classical plan measured on the input, the network's first fallback.
     const runClassical = () =>
       runSteps(image, plan.steps, registry, keepAs && { ...keepAs, prefix: `${prefix}-classical` });
-    let classicalTried = false;
-    // The network learned from generated damage: where its page does not read clearly better than the input, or
-    // the guard found clearly read words changed, the classical plan is read too, and the page keeps it when it
-    // reads clearly better than the network's, or than the input where the network's does not.
-    const netProven = pageReadsBetter(verdict) && !pageReadsWorse(verdict);
-    const unsure =
-      !verdict.accept || verdict.badLines.length > 0 || (verdict.reading !== undefined && !netProven);
-    if (useNet && verdict.reading && unsure) {
-      classicalTried = true;
-      const classical = await runClassical();
-      const second = await guard.check(classical);
-      // The second check may have found the network's page reading in another order than the input.
-      const netDoubted = !netProven || pageReadsWorse(verdict) !== undefined;
-      if (second.reading && classicalReadsBetter(verdict.reading, second.reading, netDoubted)) {
-        output = classical;
-        verdict = second;
-        applied = [...geometry, ...plan.steps].map((c) => c.name);
-        await keep(opts.keepTempDir, `${prefix}-classical-reads-better`, output);
-      }
-    }
     let conservative: RawImage | undefined;
     const runConservative = async () =>
       (conservative ??= await runSteps(
@@ -366,57 +348,94 @@ export async function restorePageInThread(
       [...geometry, ...{ classical: plan.steps, conservative: plan.conservative, input: [] }[source]].map(
         (c) => c.name,
       );
-    // The whole page must read no worse than the input, and clearly better unless it shows the conservative steps;
-    // otherwise it falls back to what does. With the network, the classical plan measured on the input is tried
-    // before its conservative steps.
-    const safer = await neverWorse(image, verdict, guard, [
-      ...(useNet && !classicalTried ? [{ source: 'classical' as const, run: runClassical }] : []),
-      { source: 'conservative', run: runConservative },
-    ]);
-    if (safer) {
-      // A restoration that read no better is no guard failure when the page shows the conservative steps; a damaged
-      // page shown as it came says why (no fallback read as well as the input).
-      if (safer.worse || safer.source === 'input')
-        fallback = { reason: safer.reason, lostWords: verdict.lostWords };
-      output = safer.image;
+    const first = await checkedInTime(guard, output);
+    if (!first) {
+      // The OCR ran past its time limit on the restoration: no reading proves it, so the page shows the first
+      // fallback that reads as well as the input, else the input.
+      const safe = await firstSafe(image, guard, [
+        ...(useNet ? [{ source: 'classical' as const, run: runClassical }] : []),
+        { source: 'conservative', run: runConservative },
+      ]);
+      fallback = { reason: RESTORATION_UNREAD, lostWords: [] };
+      output = safe.image;
       outDpi = Math.round((dpi * output.width) / image.width);
-      applied = stepsOf(safer.source);
-      words = safer.words;
-      asInput = safer.source === 'input' && geometry.length === 0;
-      await keep(opts.keepTempDir, `${prefix}-never-worse-${safer.source}`, output);
-    } else if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
-    else {
-      const found = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
-      // Lines found on the input as it came only line up with the output when no step moved the page.
-      const placeable = verdict.frame === 'output' || !applied.includes('deskew');
-      const lines = verdict.badLines.length;
-      const patched =
-        placeable && (lines <= 2 || lines <= verdict.checkedLines * MAX_PATCHED_LINE_SHARE)
-          ? await patchBadWords(output, verdict, runConservative, recognize, outDpi)
-          : undefined;
-      if (patched) {
-        output = patched.image;
-        fallback = { ...found, words: verdict.badWords.length, sources: patched.sources };
-        await keep(opts.keepTempDir, `${prefix}-patched`, output);
-        if (wantWords && verdict.outputWords) {
-          // The text layer's words on those lines are read again.
-          const { lineBoxes } = patched;
-          words = mergeWords(
-            verdict.outputWords,
-            await readInside(output, lineBoxes, recognize, outDpi),
-            lineBoxes,
-          );
+      words = safe.words;
+      applied = stepsOf(safe.source);
+      asInput = safe.source === 'input' && geometry.length === 0;
+    } else {
+      let verdict = first;
+      let classicalTried = false;
+      // The network learned from generated damage: where its page does not read clearly better than the input, or
+      // the guard found clearly read words changed, the classical plan is read too, and the page keeps it when it
+      // reads clearly better than the network's, or than the input where the network's does not.
+      const netProven = pageReadsBetter(verdict) && !pageReadsWorse(verdict);
+      const unsure =
+        !verdict.accept || verdict.badLines.length > 0 || (verdict.reading !== undefined && !netProven);
+      if (useNet && verdict.reading && unsure) {
+        classicalTried = true;
+        const classical = await runClassical();
+        const second = await checkedInTime(guard, classical);
+        // The second check may have found the network's page reading in another order than the input.
+        const netDoubted = !netProven || pageReadsWorse(verdict) !== undefined;
+        if (second?.reading && classicalReadsBetter(verdict.reading, second.reading, netDoubted)) {
+          output = classical;
+          verdict = second;
+          applied = [...geometry, ...plan.steps].map((c) => c.name);
+          await keep(opts.keepTempDir, `${prefix}-classical-reads-better`, output);
         }
-      } else if (!verdict.accept) {
-        // The whole page falls back: to the conservative steps when they read as well as the input, else to the
-        // input (on a stained page they can read worse: the faded words under a stain stay faded, the rest moves).
-        fallback = found;
-        const safe = await firstSafe(image, guard, [{ source: 'conservative', run: runConservative }]);
-        output = safe.image;
-        words = safe.words;
-        applied = stepsOf(safe.source);
-        asInput = safe.source === 'input' && geometry.length === 0;
-      } else words = verdict.outputWords;
+      }
+      // The whole page must read no worse than the input, and clearly better unless it shows the conservative steps;
+      // otherwise it falls back to what does. With the network, the classical plan measured on the input is tried
+      // before its conservative steps.
+      const safer = await neverWorse(image, verdict, guard, [
+        ...(useNet && !classicalTried ? [{ source: 'classical' as const, run: runClassical }] : []),
+        { source: 'conservative', run: runConservative },
+      ]);
+      if (safer) {
+        // A restoration that read no better is no guard failure when the page shows the conservative steps; a damaged
+        // page shown as it came says why (no fallback read as well as the input).
+        if (safer.worse || safer.source === 'input')
+          fallback = { reason: safer.reason, lostWords: verdict.lostWords };
+        output = safer.image;
+        outDpi = Math.round((dpi * output.width) / image.width);
+        applied = stepsOf(safer.source);
+        words = safer.words;
+        asInput = safer.source === 'input' && geometry.length === 0;
+        await keep(opts.keepTempDir, `${prefix}-never-worse-${safer.source}`, output);
+      } else if (verdict.accept && verdict.badLines.length === 0) words = verdict.outputWords;
+      else {
+        const found = { reason: verdict.reason ?? 'words changed', lostWords: verdict.lostWords };
+        // Lines found on the input as it came only line up with the output when no step moved the page.
+        const placeable = verdict.frame === 'output' || !applied.includes('deskew');
+        const lines = verdict.badLines.length;
+        const patched =
+          placeable && (lines <= 2 || lines <= verdict.checkedLines * MAX_PATCHED_LINE_SHARE)
+            ? await patchBadWords(output, verdict, runConservative, recognize, outDpi)
+            : undefined;
+        if (patched) {
+          output = patched.image;
+          fallback = { ...found, words: verdict.badWords.length, sources: patched.sources };
+          await keep(opts.keepTempDir, `${prefix}-patched`, output);
+          if (wantWords && verdict.outputWords) {
+            // The text layer's words on those lines are read again.
+            const { lineBoxes } = patched;
+            words = mergeWords(
+              verdict.outputWords,
+              await readInside(output, lineBoxes, recognize, outDpi),
+              lineBoxes,
+            );
+          }
+        } else if (!verdict.accept) {
+          // The whole page falls back: to the conservative steps when they read as well as the input, else to the
+          // input (on a stained page they can read worse: the faded words under a stain stay faded, the rest moves).
+          fallback = found;
+          const safe = await firstSafe(image, guard, [{ source: 'conservative', run: runConservative }]);
+          output = safe.image;
+          words = safe.words;
+          applied = stepsOf(safe.source);
+          asInput = safe.source === 'input' && geometry.length === 0;
+        } else words = verdict.outputWords;
+      }
     }
   }
   if (!wantWords) words = [];

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
 import { decodePage } from '../../src/io/decode.js';
 import { OcrTimeoutError, toPnm, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
-import { restorePageInThread } from '../../src/pipeline/page.js';
+import { RESTORATION_UNREAD, restorePageInThread } from '../../src/pipeline/page.js';
 import {
   columnsJoined,
   linesMended,
@@ -156,17 +156,19 @@ describe('columnsJoined', () => {
 
 /**
  * A Tesseract program for `threadServices`: a script that notes the checksum (md5) of every image it is given and
- * hands it to the real one, except an image whose checksum is `neverReads`, on which it sleeps past any time limit.
+ * hands it to the real one, except where it stalls: on the image whose checksum is `never`, or on every image but
+ * the one whose checksum is `only`, it sleeps past any time limit.
  */
 function loggingTesseract(
   dir: string,
   name: string,
-  neverReads?: string,
+  stalls?: { never: string } | { only: string },
 ): { tesseract: string; reads: () => string[] } {
   const log = path.join(dir, `reads-${name}.log`);
   const tesseract = path.join(dir, `tesseract-${name}`);
   const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
-  const sleep = neverReads ? `if [ "$sum" = ${neverReads} ]; then rm -f "$f"; exec sleep 60; fi\n` : '';
+  const stalled = !stalls ? '' : 'never' in stalls ? `"$sum" = ${stalls.never}` : `"$sum" != ${stalls.only}`;
+  const sleep = stalled ? `if [ ${stalled} ]; then rm -f "$f"; exec sleep 60; fi\n` : '';
   writeFileSync(
     tesseract,
     `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
@@ -223,7 +225,7 @@ describe('a page whose input the OCR cannot read within its time limit', () => {
       const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
       // Tesseract behind a script that notes every image it is given and never finishes reading the input (as on a
       // page of thousands of specks), so the engine stops it at its time limit.
-      const { tesseract, reads: readSums } = loggingTesseract(dir, guardRead, inputSum);
+      const { tesseract, reads: readSums } = loggingTesseract(dir, guardRead, { never: inputSum });
       // The restoration moves the page by 3 pixels: every line's ink changes, so the guard reads the input whole.
       const registry = createDefaultRegistry().register({
         name: 'flatten-background',
@@ -243,6 +245,43 @@ describe('a page whose input the OCR cannot read within its time limit', () => {
       expect(restored.words.map((w) => w.text)).toContain('treasurer');
       const reads = readSums();
       expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
+    },
+    120_000,
+  );
+});
+
+describe('a page whose restorations the OCR cannot read within its time limit', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'folio-unread-output-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(['changed', 'full'] as const)(
+    'shows its input with the reason, not a failed page, and takes its text layer from the input (guard reads %s)',
+    async (guardRead) => {
+      const page = await textPage({ lines: 12 });
+      const doc = await docOf(page);
+      const { image: input } = await decodePage(doc, 0);
+      const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
+      // Tesseract behind a script that reads the input and never finishes reading anything else.
+      const { tesseract, reads: readSums } = loggingTesseract(dir, `output-${guardRead}`, { only: inputSum });
+      const registry = createDefaultRegistry().register({
+        name: 'flatten-background',
+        kind: 'document',
+        description: 'moves the page 3 px to the right (test)',
+        run: (img: RawImage) => {
+          const out = new Uint8Array(img.data.length).fill(255);
+          for (let y = 0; y < img.height; y++)
+            out.set(img.data.subarray(y * img.width, (y + 1) * img.width - 3), y * img.width + 3);
+          return { ...img, data: out };
+        },
+      });
+      const services = threadServices({ ocr: 'native', tesseract, guardRead, ocrTimeoutMs: 5_000 });
+      const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
+      expect(restored.fallback?.reason).toBe(RESTORATION_UNREAD);
+      expect(restored.steps).toEqual([]);
+      expect(restored.asInput).toBe(true);
+      expect(restored.words.map((w) => w.text)).toContain('treasurer');
+      // The restoration and its conservative fallback were both tried.
+      expect(readSums().filter((sum) => sum !== inputSum).length).toBeGreaterThanOrEqual(2);
     },
     120_000,
   );
