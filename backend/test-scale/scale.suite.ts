@@ -295,8 +295,8 @@ describe('scale-out: 2 API nodes, 2 workers, PostgreSQL, Redis, S3', () => {
     await Promise.all([aliceSocket.close(), bobSocket.close()]);
   });
 
-  // 22 whole pages and 20 crops on at most 2 workers: a time limit of its own. The whole pages cost 7-11 s of worker
-  // CPU each now; the test took 201 s on the development machine while other work shared it, and a CI run passed 180 s.
+  // 22 whole pages and 20 crops on at most 2 workers: a time limit of its own. The whole pages cost about 9.3 s of
+  // worker CPU each now; the test took 154 s on the idle development machine, and a CI run passed 180 s.
   it('spreads 20 restorations from 5 users over both workers; all complete with exact credits', async () => {
     // Pages per minute with one worker, then with two, on the same whole pages (6, then 12 from two users on
     // both API nodes); then 20 small restorations from 5 users, for the spread over the workers and the credits.
