@@ -212,6 +212,23 @@ describe('a page shown as it came', () => {
   );
 });
 
+/**
+ * The default steps, with flatten-background moving the page 3 px to the right: every line's ink changes, so the
+ * guard reads the input whole.
+ */
+const movingRegistry = () =>
+  createDefaultRegistry().register({
+    name: 'flatten-background',
+    kind: 'document',
+    description: 'moves the page 3 px to the right (test)',
+    run: (img: RawImage) => {
+      const out = new Uint8Array(img.data.length).fill(255);
+      for (let y = 0; y < img.height; y++)
+        out.set(img.data.subarray(y * img.width, (y + 1) * img.width - 3), y * img.width + 3);
+      return { ...img, data: out };
+    },
+  });
+
 describe('a page whose input the OCR cannot read within its time limit', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'folio-unread-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -226,18 +243,7 @@ describe('a page whose input the OCR cannot read within its time limit', () => {
       // Tesseract behind a script that notes every image it is given and never finishes reading the input (as on a
       // page of thousands of specks), so the engine stops it at its time limit.
       const { tesseract, reads: readSums } = loggingTesseract(dir, guardRead, { never: inputSum });
-      // The restoration moves the page by 3 pixels: every line's ink changes, so the guard reads the input whole.
-      const registry = createDefaultRegistry().register({
-        name: 'flatten-background',
-        kind: 'document',
-        description: 'moves the page 3 px to the right (test)',
-        run: (img: RawImage) => {
-          const out = new Uint8Array(img.data.length).fill(255);
-          for (let y = 0; y < img.height; y++)
-            out.set(img.data.subarray(y * img.width, (y + 1) * img.width - 3), y * img.width + 3);
-          return { ...img, data: out };
-        },
-      });
+      const registry = movingRegistry();
       const services = threadServices({ ocr: 'native', tesseract, guardRead, ocrTimeoutMs: 8_000 });
       const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
       expect(restored.steps).toContain('flatten-background');
@@ -263,17 +269,7 @@ describe('a page whose restorations the OCR cannot read within its time limit', 
       const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
       // Tesseract behind a script that reads the input and never finishes reading anything else.
       const { tesseract, reads: readSums } = loggingTesseract(dir, `output-${guardRead}`, { only: inputSum });
-      const registry = createDefaultRegistry().register({
-        name: 'flatten-background',
-        kind: 'document',
-        description: 'moves the page 3 px to the right (test)',
-        run: (img: RawImage) => {
-          const out = new Uint8Array(img.data.length).fill(255);
-          for (let y = 0; y < img.height; y++)
-            out.set(img.data.subarray(y * img.width, (y + 1) * img.width - 3), y * img.width + 3);
-          return { ...img, data: out };
-        },
-      });
+      const registry = movingRegistry();
       const services = threadServices({ ocr: 'native', tesseract, guardRead, ocrTimeoutMs: 5_000 });
       const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
       expect(restored.fallback?.reason).toBe(RESTORATION_UNREAD);
