@@ -179,6 +179,13 @@ function loggingTesseract(
   return { tesseract, reads: () => readFileSync(log, 'utf8').trim().split('\n') };
 }
 
+/** A text page of 12 lines as a document, and the checksum (md5) of its pixels as the Tesseract script gets them. */
+async function twelveLinePage(): Promise<{ doc: Awaited<ReturnType<typeof docOf>>; inputSum: string }> {
+  const doc = await docOf(await textPage({ lines: 12 }));
+  const { image } = await decodePage(doc, 0);
+  return { doc, inputSum: createHash('md5').update(toPnm(image)).digest('hex') };
+}
+
 describe('a page shown as it came', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'folio-reads-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -188,8 +195,7 @@ describe('a page shown as it came', () => {
     async (guardRead) => {
       // Tesseract behind a script that notes a checksum of every image it is given.
       const { tesseract, reads: readSums } = loggingTesseract(dir, guardRead);
-      const page = await textPage({ lines: 12 });
-      const doc = await docOf(page);
+      const { doc, inputSum } = await twelveLinePage();
       // Every restoration whitens the page: each reads worse than the input, which the page then shows.
       const registry = createDefaultRegistry().register({
         name: 'flatten-background',
@@ -202,8 +208,6 @@ describe('a page shown as it came', () => {
       expect(restored.steps).toEqual([]);
       expect(restored.words.map((w) => w.text)).toContain('treasurer');
       const reads = readSums();
-      const { image: input } = await decodePage(doc, 0);
-      const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
       // The whitened candidates were read, and the input once: by the guard, whose reading the text layer reuses.
       expect(reads.length).toBeGreaterThan(1);
       expect(reads.filter((sum) => sum === inputSum)).toHaveLength(1);
@@ -236,10 +240,7 @@ describe('a page whose input the OCR cannot read within its time limit', () => {
   it.each(['changed', 'full'] as const)(
     'is restored and judged on its output, its input read once (guard reads %s)',
     async (guardRead) => {
-      const page = await textPage({ lines: 12 });
-      const doc = await docOf(page);
-      const { image: input } = await decodePage(doc, 0);
-      const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
+      const { doc, inputSum } = await twelveLinePage();
       // Tesseract behind a script that notes every image it is given and never finishes reading the input (as on a
       // page of thousands of specks), so the engine stops it at its time limit.
       const { tesseract, reads: readSums } = loggingTesseract(dir, guardRead, { never: inputSum });
@@ -263,10 +264,7 @@ describe('a page whose restorations the OCR cannot read within its time limit', 
   it.each(['changed', 'full'] as const)(
     'shows its input with the reason, not a failed page, and takes its text layer from the input (guard reads %s)',
     async (guardRead) => {
-      const page = await textPage({ lines: 12 });
-      const doc = await docOf(page);
-      const { image: input } = await decodePage(doc, 0);
-      const inputSum = createHash('md5').update(toPnm(input)).digest('hex');
+      const { doc, inputSum } = await twelveLinePage();
       // Tesseract behind a script that reads the input and never finishes reading anything else.
       const { tesseract, reads: readSums } = loggingTesseract(dir, `output-${guardRead}`, { only: inputSum });
       const registry = movingRegistry();
