@@ -1,9 +1,21 @@
 // The input reading a page's candidates are measured against: one reading for all of them once the input was read
 // whole, and a whole reading where a masked crop of the input reads clearly fewer words than the output there.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
-import { guardPage, readingQuality, type GuardResult } from '../../src/guard/index.js';
-import { OcrTimeoutError, recognizeWords, terminateOcr, type Recognizer } from '../../src/ocr/index.js';
+import { guardPage, readingQuality, readsWorse, type GuardResult } from '../../src/guard/index.js';
+import { pageReadsWorse } from '../../src/guard/never-worse.js';
+import {
+  OcrTimeoutError,
+  recognizeWords,
+  terminateOcr,
+  toPnm,
+  type Recognizer,
+} from '../../src/ocr/index.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { agreementCrop, copyImage, median3 } from '../ocr/helpers.js';
 
@@ -20,7 +32,51 @@ function shifted(img: RawImage, dx: number): RawImage {
   return out;
 }
 
+/**
+ * A Tesseract program for `threadServices` that reads every image but `wholeImages` (given as their pixels) with each
+ * word twice, the second time at confidence 70 (read, but too unsure for the word guard to check): a re-read crop of
+ * the input that seems to read more words than the page it comes from.
+ */
+function doublingTesseract(dir: string, wholeImages: RawImage[]): string {
+  const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
+  const sums = wholeImages.map((img) => createHash('md5').update(toPnm(img)).digest('hex'));
+  const whole = sums.map((sum) => `[ "$sum" = ${sum} ]`).join(' || ');
+  const tesseract = path.join(dir, 'tesseract-doubling');
+  writeFileSync(
+    tesseract,
+    `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
+      `sum=$(md5sum < "$f" | cut -d' ' -f1)\n` +
+      `if ${whole}; then ${real} "$f" "$@"; else ${real} "$f" "$@" | awk -F'\\t' -v OFS='\\t' '{ print } $1 == 5 { $11 = 70; print }'; fi\n` +
+      `rc=$?\nrm -f "$f"\nexit $rc\n`,
+  );
+  chmodSync(tesseract, 0o755);
+  return tesseract;
+}
+
 describe("the input's reading the guard measures a page's candidates on", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'folio-input-reading-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is read whole before a candidate is called worse on a reading merged from re-read places', async () => {
+    const page = await agreementCrop();
+    const output = await median3(page);
+    const results: GuardResult[] = [];
+    const tesseract = doublingTesseract(dir, [page, output]);
+    const services = threadServices({ ocr: 'native', tesseract, guardRead: 'changed' }, (r) =>
+      results.push(r),
+    );
+    const verdict = await services.startGuard!(page, 150).check(output);
+    // The input was re-read in a few places, whose crop reads each word twice: on that merged reading the output
+    // reads worse.
+    expect(results[0]!.reread?.full).toBe(false);
+    expect(results[0]!.reread?.boxes.length).toBeGreaterThan(0);
+    const merged = readingQuality(results[0]!.inputOcr.words);
+    expect(readsWorse(merged, readingQuality(results[0]!.outputOcr.words))).toMatch(/words read against/);
+    // Before that verdict the input is read whole, and the candidate is measured on that reading.
+    expect(verdict.reading!.input).toEqual(readingQuality((await recognizeWords(page, { dpi: 150 })).words));
+    expect(pageReadsWorse(verdict)).toBeUndefined();
+  }, 60_000);
+
   it('is the whole reading for every candidate once one candidate had the input read whole', async () => {
     const page = await agreementCrop();
     const results: GuardResult[] = [];
