@@ -85,14 +85,16 @@ export function readSideways(words: readonly OcrWord[]): boolean {
 }
 
 /**
- * Whether a reading holds no word at all, not even one read unsure: the OCR saw no text on the page (a photocopy's
- * eroded strokes under salt and pepper can read so). Such a reading is no reference for marks added or for a
- * reading's proof: every word a restoration reads there is new, real or not, and no restoration can read worse than
- * nothing (fresh seed 463187 doc_021, eroded strokes, bleed-through and salt and pepper: the input read nothing, its
- * restoration 31 words and 76 unsure, CER 1.000 → 0.442, and it was rejected for the unsure words).
+ * Whether a reading reads next to nothing: fewer clear words than MIN_ADDED_MARKS, the fewest marks that count as
+ * added (a photocopy's eroded strokes under salt and pepper can read so). Such a reading is no reference for marks
+ * added: every word a restoration reads there is new, and the text it brings back reads partly unsure, like marks.
+ * Fresh seed 463187 doc_021 (eroded strokes, bleed-through, salt and pepper): the input read no word, its
+ * restoration 31 and 76 unsure, CER 1.000 → 0.442, and it was rejected for the unsure words; fresh seed 940713
+ * pdf_002 pages 3 and 5 (a photocopy of severely eroded strokes): 1 word read against 31 with 37 and 47 more unsure,
+ * CER 0.909 → 0.329 and 0.746 → 0.394, both rejected so.
  */
-export function readsNothing(q: ReadingQuality): boolean {
-  return q.words === 0 && q.unsure === 0;
+export function readsNextToNothing(q: ReadingQuality): boolean {
+  return q.words < MIN_ADDED_MARKS;
 }
 
 /** Why the output reads worse than the input, or undefined when it does not. */
@@ -105,7 +107,11 @@ export function readsWorse(
   if (lost >= 2 && lost > input.words * tolerance.lostWordShare)
     return `the page reads worse: ${output.words} words read against ${input.words} in the input`;
   const marks = output.unsure - input.unsure - Math.max(0, output.words - input.words);
-  if (!readsNothing(input) && marks >= MIN_ADDED_MARKS && marks > input.words * tolerance.addedMarkShare)
+  if (
+    !readsNextToNothing(input) &&
+    marks >= MIN_ADDED_MARKS &&
+    marks > input.words * tolerance.addedMarkShare
+  )
     return `the page reads worse: ${output.unsure} words read unsure against ${input.unsure} in the input`;
   // Only clearly more words read, and no fewer than the new words read unsure, excuse a lower confidence: marks a
   // restoration drew where there was no legible text (a stain's faded lines turned into dark scribbles, a
@@ -150,11 +156,11 @@ function readsMoreWords(a: ReadingQuality, b: ReadingQuality): boolean {
  * doc_012, a table under aged bleed-through: 70 → 162 words read, 222 → 313 unsure, CER 0.796 → 1.000). Fewer unsure
  * words than `b` are no such sign: salt and pepper on a low-resolution fax reads as hundreds of unsure specks, which
  * the restoration takes away (dev seed 6101 doc_003: 32 → 49 words read, 252 → 113 unsure, CER 1.000 → 0.397).
- * Against a `b` that reads nothing (readsNothing), clearly more words read are the only proof. See
+ * Against a `b` that reads next to nothing (readsNextToNothing), the only proof is MIN_ADDED_MARKS words read more. See
  * MIN_CLEARER_CONFIDENCE_GAIN for a reading as many words long, far surer.
  */
 export function readsBetter(a: ReadingQuality, b: ReadingQuality): boolean {
-  if (readsNothing(b)) return readsMoreWords(a, b);
+  if (readsNextToNothing(b)) return a.words - b.words >= MIN_ADDED_MARKS;
   if (a.unsure > a.words && a.unsure > b.unsure) return false;
   if (readsMoreWords(a, b)) return true;
   if (a.words >= b.words && a.meanConfidence >= b.meanConfidence + MIN_CONFIDENCE_GAIN) return true;
