@@ -1,23 +1,15 @@
 // The input reading a page's candidates are measured against: one reading for all of them once the input was read
 // whole, and a whole reading where a masked crop of the input reads clearly fewer words than the output there.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
 import { guardPage, readingQuality, readsWorse, type GuardResult } from '../../src/guard/index.js';
 import { pageReadsWorse } from '../../src/guard/never-worse.js';
-import {
-  OcrTimeoutError,
-  recognizeWords,
-  terminateOcr,
-  toPnm,
-  type Recognizer,
-} from '../../src/ocr/index.js';
+import { OcrTimeoutError, recognizeWords, terminateOcr, type Recognizer } from '../../src/ocr/index.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
-import { agreementCrop, copyImage, median3 } from '../ocr/helpers.js';
+import { agreementCrop, copyImage, median3, pixelSum, wrappedTesseract } from '../ocr/helpers.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -38,19 +30,14 @@ function shifted(img: RawImage, dx: number): RawImage {
  * the input that seems to read more words than the page it comes from.
  */
 function doublingTesseract(dir: string, wholeImages: RawImage[]): string {
-  const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
-  const sums = wholeImages.map((img) => createHash('md5').update(toPnm(img)).digest('hex'));
-  const whole = sums.map((sum) => `[ "$sum" = ${sum} ]`).join(' || ');
-  const tesseract = path.join(dir, 'tesseract-doubling');
-  writeFileSync(
-    tesseract,
-    `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
-      `sum=$(md5sum < "$f" | cut -d' ' -f1)\n` +
-      `if ${whole}; then ${real} "$f" "$@"; else ${real} "$f" "$@" | awk -F'\\t' -v OFS='\\t' '{ print } $1 == 5 { $11 = 70; print }'; fi\n` +
-      `rc=$?\nrm -f "$f"\nexit $rc\n`,
+  const whole = wholeImages.map((img) => `[ "$sum" = ${pixelSum(img)} ]`).join(' || ');
+  return wrappedTesseract(
+    dir,
+    'doubling',
+    (real) =>
+      `if ${whole}; then ${real} "$f" "$@"; ` +
+      `else ${real} "$f" "$@" | awk -F'\\t' -v OFS='\\t' '{ print } $1 == 5 { $11 = 70; print }'; fi`,
   );
-  chmodSync(tesseract, 0o755);
-  return tesseract;
 }
 
 describe("the input's reading the guard measures a page's candidates on", () => {

@@ -1,8 +1,13 @@
-// Shared helpers of the OCR tests: real crops of the public eval set and a plain character error rate.
+// Shared helpers of the OCR tests: real crops of the public eval set, a plain character error rate, and Tesseract
+// programs that wrap the real one.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import type { RawImage } from '../../src/image.js';
-import type { OcrResult, OcrWord } from '../../src/ocr/index.js';
+import { toPnm, type OcrResult, type OcrWord } from '../../src/ocr/index.js';
 import type { Box } from '../../src/guard/index.js';
 import { editDistance } from '../../src/guard/edit-distance.js';
 import { publicSet } from '../helpers.js';
@@ -88,4 +93,26 @@ export async function textLines(sample: string): Promise<string[]> {
 export function cer(hypothesis: string, reference: string): number {
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
   return editDistance(norm(hypothesis), norm(reference)) / Math.max(1, norm(reference).length);
+}
+
+/** The checksum (md5) of an image's pixels as the native back-end hands them to Tesseract on stdin. */
+export function pixelSum(img: RawImage): string {
+  return createHash('md5').update(toPnm(img)).digest('hex');
+}
+
+/**
+ * A Tesseract program for `threadServices` at `dir/tesseract-<name>`: a script that passes every call but a read
+ * from stdin to the real program, and for such a read saves the image to "$f", its checksum in "$sum", and runs
+ * `body(real)`, the shell lines that read it (`real`: the real program's path; "$@" its remaining arguments).
+ */
+export function wrappedTesseract(dir: string, name: string, body: (real: string) => string): string {
+  const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
+  const tesseract = path.join(dir, `tesseract-${name}`);
+  writeFileSync(
+    tesseract,
+    `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
+      `sum=$(md5sum < "$f" | cut -d' ' -f1)\n${body(real)}\nrc=$?\nrm -f "$f"\nexit $rc\n`,
+  );
+  chmodSync(tesseract, 0o755);
+  return tesseract;
 }

@@ -1,15 +1,13 @@
 // A page's guard reads its input once for all the candidates it checks, and reads everything else as asked; a page
 // shown as it came takes its text layer from that reading; a line read as two pieces side by side puts the reading
 // order in doubt.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RawImage } from '../../src/image.js';
 import { decodePage } from '../../src/io/decode.js';
-import { OcrTimeoutError, toPnm, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
+import { OcrTimeoutError, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { RESTORATION_UNREAD, restorePageInThread } from '../../src/pipeline/page.js';
 import {
   columnsJoined,
@@ -22,6 +20,7 @@ import { pageReadsBetter } from '../../src/guard/never-worse.js';
 import { reading } from '../helpers.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { docOf, textPage } from '../pages.js';
+import { pixelSum, wrappedTesseract } from '../ocr/helpers.js';
 
 const image = (): RawImage => ({ width: 2, height: 2, channels: 1, data: new Uint8Array(4) });
 const result = (text: string): OcrResult => ({ text, words: [], lines: [] });
@@ -165,17 +164,9 @@ function loggingTesseract(
   stalls?: { never: string } | { only: string },
 ): { tesseract: string; reads: () => string[] } {
   const log = path.join(dir, `reads-${name}.log`);
-  const tesseract = path.join(dir, `tesseract-${name}`);
-  const real = execFileSync('sh', ['-c', 'command -v tesseract'], { encoding: 'utf8' }).trim();
   const stalled = !stalls ? '' : 'never' in stalls ? `"$sum" = ${stalls.never}` : `"$sum" != ${stalls.only}`;
   const sleep = stalled ? `if [ ${stalled} ]; then rm -f "$f"; exec sleep 60; fi\n` : '';
-  writeFileSync(
-    tesseract,
-    `#!/bin/sh\nif [ "$1" != stdin ]; then exec ${real} "$@"; fi\nshift\nf=$(mktemp)\ncat > "$f"\n` +
-      `sum=$(md5sum < "$f" | cut -d' ' -f1)\necho $sum >> ${log}\n${sleep}` +
-      `${real} "$f" "$@"\nrc=$?\nrm -f "$f"\nexit $rc\n`,
-  );
-  chmodSync(tesseract, 0o755);
+  const tesseract = wrappedTesseract(dir, name, (real) => `echo $sum >> ${log}\n${sleep}${real} "$f" "$@"`);
   return { tesseract, reads: () => readFileSync(log, 'utf8').trim().split('\n') };
 }
 
@@ -183,7 +174,7 @@ function loggingTesseract(
 async function twelveLinePage(): Promise<{ doc: Awaited<ReturnType<typeof docOf>>; inputSum: string }> {
   const doc = await docOf(await textPage({ lines: 12 }));
   const { image } = await decodePage(doc, 0);
-  return { doc, inputSum: createHash('md5').update(toPnm(image)).digest('hex') };
+  return { doc, inputSum: pixelSum(image) };
 }
 
 describe('a page shown as it came', () => {
