@@ -12,11 +12,14 @@ import { RESTORATION_UNREAD, restorePageInThread } from '../../src/pipeline/page
 import {
   columnsJoined,
   linesMended,
+  orderDisowned,
   readingInputOnce,
   splitLines,
   threadServices,
 } from '../../src/pipeline/thread-services.js';
 import { pageReadsBetter } from '../../src/guard/never-worse.js';
+import { readingOrder, readsOutOfOrder } from '../../src/guard/quality.js';
+import type { OcrWord } from '../../src/io/encode.js';
 import { reading } from '../helpers.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { docOf, textPage } from '../pages.js';
@@ -150,6 +153,46 @@ describe('columnsJoined', () => {
     expect(columnsJoined(across(30), apart(30), [])).toBe(false);
     // Lines that end before the gutter or start after it do not cross it.
     expect(columnsJoined(apart(30), apart(30), [gutter])).toBe(false);
+  });
+});
+
+describe('orderDisowned', () => {
+  const words = (texts: string[]): OcrWord[] =>
+    texts.map((text, i) => ({ text, confidence: 95, x0: i, y0: 0, x1: i + 1, y1: 1 }));
+  const left = Array.from({ length: 30 }, (_, i) => `left${i}`);
+  const right = Array.from({ length: 30 }, (_, i) => `right${i}`);
+  // The page's text, and the input's reading of it scrambled: its columns read across, five words at a time.
+  const page = words([...left, ...right]);
+  const scrambled = words(
+    Array.from({ length: 6 }, (_, line) => [
+      ...left.slice(line * 5, line * 5 + 5),
+      ...right.slice(line * 5, line * 5 + 5),
+    ]).flat(),
+  );
+  const candidate = (read: OcrWord[], lines = linesDown(20, 100, 900)) => ({
+    words: read,
+    lines,
+    reading: { order: readingOrder(scrambled, read) },
+  });
+
+  it("disowns the input's order where two candidates read out of it in one order of their own", () => {
+    const net = candidate(page);
+    const classical = candidate(words([...left.slice(0, 29), 'garbage', ...right]));
+    expect(readsOutOfOrder(net.reading.order)).toBeDefined();
+    expect(orderDisowned([net, classical])).toEqual([net, classical]);
+    // A third candidate in the input's order keeps its order.
+    const third = candidate(scrambled);
+    expect(orderDisowned([net, third, classical])).toEqual([net, classical]);
+  });
+
+  it('does not for one candidate alone, for candidates that disagree, or for lines cut in two', () => {
+    expect(orderDisowned([candidate(page)])).toEqual([]);
+    const other = candidate(words([...right, ...left]));
+    expect(readsOutOfOrder(other.reading.order)).toBeDefined();
+    expect(orderDisowned([candidate(page), other])).toEqual([]);
+    // A cleaned fold cutting the lines in two: that candidate's reading is no witness.
+    const cut = candidate(page, cutAt(linesDown(20, 100, 900), 480, 492));
+    expect(orderDisowned([candidate(page), cut])).toEqual([]);
   });
 });
 
