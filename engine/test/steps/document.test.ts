@@ -4,6 +4,7 @@ import { planPage, speckShare } from '../../src/analysis/plan.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { createImage } from '../../src/image.js';
 import { toGrey } from '../../src/pixels/index.js';
+import { findTextLines } from '../../src/pixels/text-lines.js';
 import sharp from 'sharp';
 import { backgroundUnevenness, crop, mean, psnr, withNoise } from './helpers.js';
 import { decodePage, loadDocument } from '../../src/io/decode.js';
@@ -207,6 +208,45 @@ describe('document steps on real eval crops', () => {
     expect(dark(page, [0, 9])).toBeGreaterThan(page.width * 6);
     expect(dark(out, [0, 12])).toBe(0);
     expect(dark(out, [12, page.height])).toBe(dark(page, [12, page.height]));
+  });
+
+  it("clear-edge-marks whitens a scratch from the page's edge and keeps the page's rule it crosses", async () => {
+    // A clean page with a rule between two of its text lines, and a scratch from the top edge down to that rule: one
+    // component reaches the edge, the rule is the page's own ink all the same.
+    const img = toGrey(
+      await crop('doc_016', 'clean.png', { left: 0, top: 0, width: 1275, height: 900 }),
+      'max',
+    );
+    const page = createImage(img.width, img.height, 1);
+    page.data.set(img.data);
+    const lines = findTextLines(page, 150).lines.sort((a, b) => a.y0 - b.y0);
+    const gap = lines.findIndex((l, i) => i > 0 && l.y0 - lines[i - 1]!.y1 >= 10);
+    expect(gap).toBeGreaterThan(0);
+    const ruleY = Math.round((lines[gap - 1]!.y1 + lines[gap]!.y0) / 2);
+    const x0 = Math.min(...lines.map((l) => l.x0));
+    const x1 = Math.max(...lines.map((l) => l.x1));
+    const scratchX = x0 + 40;
+    const fill = (xa: number, ya: number, xb: number, yb: number) => {
+      for (let y = ya; y < yb; y++) for (let x = xa; x < xb; x++) page.data[y * page.width + x] = 20;
+    };
+    fill(x0, ruleY - 1, x1, ruleY + 2);
+    fill(scratchX - 1, 0, scratchX + 2, ruleY);
+    const out = toGrey(await run('clear-edge-marks', page), 'max');
+    const darkIn = (
+      g: { data: Uint8Array; width: number },
+      xa: number,
+      ya: number,
+      xb: number,
+      yb: number,
+    ) => {
+      let n = 0;
+      for (let y = ya; y < yb; y++) for (let x = xa; x < xb; x++) if (g.data[y * g.width + x]! < 100) n++;
+      return n;
+    };
+    // The scratch above the first text line is whitened; every pixel of the rule stays dark.
+    expect(darkIn(page, scratchX - 1, 0, scratchX + 2, lines[0]!.y0 - 3)).toBeGreaterThan(0);
+    expect(darkIn(out, scratchX - 1, 0, scratchX + 2, lines[0]!.y0 - 3)).toBe(0);
+    expect(darkIn(out, x0, ruleY - 1, x1, ruleY + 2)).toBe((x1 - x0) * 3);
   });
 
   it('smooth-document is planned for grainy phone photos of pages, not for clean scans', async () => {
