@@ -17,11 +17,13 @@ import {
   readingOrder,
   readsOutOfOrder,
   readingQuality,
+  readsBetter,
   readsWorse,
   turned,
   type GuardResult,
   type Box,
   type ReadingOrder,
+  type ReadingQuality,
   scaled,
 } from '../guard/index.js';
 import type { RawImage } from '../image.js';
@@ -107,17 +109,26 @@ export function columnsJoined(
  * restorations agreeing against the input say that the input's own reading is the scrambled one: specks, borders and
  * a light skew lead the OCR's layout analysis astray on the damaged page (fresh seed 455558 pdf_001 page 4, an office
  * scan: input CER 0.529; the network's page, 40 words moved against the input's reading, 0.031; the classical page,
- * 24 moved, 0.054; the conservative steps', 39 moved, 0.148; the page was shown as it came). A cleaned fold that cuts
- * a paragraph's lines in two (seed 55502 doc_025) is found by `splitLines` and stays judged by the input's order.
+ * 24 moved, 0.054; the conservative steps', 39 moved, 0.148; the page was shown as it came). One of the two must read
+ * clearly better than the input, as a page whose damage scrambled its reading does once restored: the restorations
+ * share steps, and a step that moves blocks of text moves them alike in both. A cleaned fold that cuts a paragraph's
+ * lines in two (seed 55502 doc_025) is found by `splitLines` and stays judged by the input's order.
  */
 export function orderDisowned<
-  C extends { words: readonly OcrWord[]; lines: readonly Box[]; reading: { order?: ReadingOrder } },
+  C extends {
+    words: readonly OcrWord[];
+    lines: readonly Box[];
+    reading: { input: ReadingQuality; output: ReadingQuality; order?: ReadingOrder };
+  },
 >(candidates: readonly C[]): C[] {
   const outOfOrder = candidates.filter(
     (c) => c.reading.order && readsOutOfOrder(c.reading.order) && !splitLines(c.lines),
   );
+  const better = (c: C) => readsBetter(c.reading.output, c.reading.input);
   return outOfOrder.filter((c) =>
-    outOfOrder.some((o) => o !== c && !readsOutOfOrder(readingOrder(o.words, c.words))),
+    outOfOrder.some(
+      (o) => o !== c && (better(c) || better(o)) && !readsOutOfOrder(readingOrder(o.words, c.words)),
+    ),
   );
 }
 

@@ -169,10 +169,15 @@ describe('orderDisowned', () => {
       ...right.slice(line * 5, line * 5 + 5),
     ]).flat(),
   );
-  const candidate = (read: OcrWord[], lines = linesDown(20, 100, 900)) => ({
+  // Each candidate read clearly better than the input (more words), unless `same`.
+  const candidate = (read: OcrWord[], lines = linesDown(20, 100, 900), same = false) => ({
     words: read,
     lines,
-    reading: { order: readingOrder(scrambled, read) },
+    reading: {
+      input: reading(300, 80, 40),
+      output: same ? reading(300, 80, 40) : reading(340, 90, 10),
+      order: readingOrder(scrambled, read),
+    },
   });
 
   it("disowns the input's order where two candidates read out of it in one order of their own", () => {
@@ -183,10 +188,15 @@ describe('orderDisowned', () => {
     // A third candidate in the input's order keeps its order.
     const third = candidate(scrambled);
     expect(orderDisowned([net, third, classical])).toEqual([net, classical]);
+    // One of the two reading clearly better than the input is enough.
+    const noBetter = candidate(page, undefined, true);
+    expect(orderDisowned([net, noBetter])).toEqual([net, noBetter]);
   });
 
-  it('does not for one candidate alone, for candidates that disagree, or for lines cut in two', () => {
+  it('does not for one candidate alone, for candidates that disagree or read no better, or for lines cut in two', () => {
     expect(orderDisowned([candidate(page)])).toEqual([]);
+    // A step that moves blocks of text moves them alike in every restoration, and reads no better for it.
+    expect(orderDisowned([candidate(page, undefined, true), candidate(page, undefined, true)])).toEqual([]);
     const other = candidate(words([...right, ...left]));
     expect(readsOutOfOrder(other.reading.order)).toBeDefined();
     expect(orderDisowned([candidate(page), other])).toEqual([]);
