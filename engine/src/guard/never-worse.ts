@@ -18,6 +18,8 @@ export type FallbackSource = 'classical' | 'conservative';
 export interface Fallback {
   source: FallbackSource;
   run: () => Promise<RawImage>;
+  /** The guard's verdict on it where the page has checked it already (not read again). */
+  verdict?: GuardVerdict;
 }
 
 export interface NeverWorse {
@@ -119,7 +121,7 @@ export async function firstSafe(
 ): Promise<Pick<NeverWorse, 'image' | 'source' | 'words'>> {
   for (const fallback of fallbacks) {
     const safe = await fallback.run();
-    const second = await checkedInTime(guard, safe);
+    const second = fallback.verdict ?? (await checkedInTime(guard, safe));
     if (second?.accept && second.badLines.length === 0 && !pageReadsWorse(second, FALLBACK_TOLERANCE))
       return {
         image: safe,

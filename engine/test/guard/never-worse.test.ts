@@ -10,6 +10,7 @@ import { loadDocument, type Doc } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
 import {
   classicalReadsBetter,
+  firstSafe,
   readingOrder,
   readsBetter,
   readsOutOfOrder,
@@ -198,6 +199,31 @@ describe('the whole page reads no worse than its input', () => {
     );
     expect(restored.fallback?.reason).toMatch(/another order/);
     expect(restored.steps).not.toContain('remove-speckles');
+  }, 120_000);
+
+  it('takes a fallback the page has read already on its verdict, after the fallbacks before it', async () => {
+    const page = await textPage({ height: 900, lines: 18, fontSize: 20 });
+    const services = threadServices();
+    const guard = services.startGuard!(page, 150);
+    const checked: RawImage[] = [];
+    const spied = { ...guard, check: (img: RawImage) => (checked.push(img), guard.check(img)) };
+    // A page as good as the input, read beside another candidate before; and fallbacks that read worse.
+    const asGood: RawImage = { ...page, data: Uint8Array.from(page.data) };
+    const verdict = await spied.check(asGood);
+    const erased = eraseBands(page);
+    const first = await firstSafe(page, spied, [
+      { source: 'conservative', run: () => Promise.resolve(erased) },
+      { source: 'classical', run: () => Promise.resolve(asGood), verdict },
+    ]);
+    expect(first.source).toBe('classical');
+    expect(first.image).toBe(asGood);
+    // The page read before is not read again: only the erased one was checked since.
+    expect(checked).toEqual([asGood, erased]);
+    // Without it, the page shows the input.
+    const none = await firstSafe(page, spied, [
+      { source: 'conservative', run: () => Promise.resolve(erased) },
+    ]);
+    expect(none.source).toBe('input');
   }, 120_000);
 
   it('checks a PDF page as the PDF stores it: ink that its grey levels round to paper reads as lost', async () => {
