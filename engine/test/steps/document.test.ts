@@ -188,13 +188,16 @@ describe('document steps on real eval crops', () => {
     expect((await run('remove-speckles', page, { faintDepth: 0 })).data[49 * 200 + 109]).toBe(255);
   });
 
-  it('clear-edge-marks whitens a thin border along the edge and leaves text alone', async () => {
-    const img = toGrey(
-      await crop('doc_016', 'degraded.png', { left: 0, top: 0, width: 1275, height: 600 }),
-      'max',
-    );
+  /** The top `height` rows of a public page, grey, in a buffer of their own to draw on. */
+  const greyCopy = async (name: string, file: string, height: number) => {
+    const img = toGrey(await crop(name, file, { left: 0, top: 0, width: 1275, height }), 'max');
     const page = createImage(img.width, img.height, 1);
     page.data.set(img.data);
+    return page;
+  };
+
+  it('clear-edge-marks whitens a thin border along the edge and leaves text alone', async () => {
+    const page = await greyCopy('doc_016', 'degraded.png', 600);
     // A 6 px dark strip along the top with a ragged lower edge: too thin for the block-level border pass.
     for (let x = 0; x < page.width; x++)
       for (let y = 0; y < 6 + (x % 7 === 0 ? 3 : 0); y++) page.data[y * page.width + x] = 30;
@@ -213,12 +216,7 @@ describe('document steps on real eval crops', () => {
   it("clear-edge-marks whitens a scratch from the page's edge and keeps the page's rule it crosses", async () => {
     // A clean page with a rule between two of its text lines, and a scratch from the top edge down to that rule: one
     // component reaches the edge, the rule is the page's own ink all the same.
-    const img = toGrey(
-      await crop('doc_016', 'clean.png', { left: 0, top: 0, width: 1275, height: 900 }),
-      'max',
-    );
-    const page = createImage(img.width, img.height, 1);
-    page.data.set(img.data);
+    const page = await greyCopy('doc_016', 'clean.png', 900);
     const lines = findTextLines(page, 150).lines.sort((a, b) => a.y0 - b.y0);
     const gap = lines.findIndex((l, i) => i > 0 && l.y0 - lines[i - 1]!.y1 >= 10);
     expect(gap).toBeGreaterThan(0);
