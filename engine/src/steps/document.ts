@@ -195,40 +195,27 @@ export function ruleMask(
   dpi: number,
 ): Uint8Array {
   const rules = new Uint8Array(width * height);
-  const length = RULE_LENGTH * dpi;
   const side = Math.max(2, Math.ceil(RULE_THICKNESS * dpi));
-  // One direction at a time: `at(u, v)` is the pixel at position u along the run and v across it.
-  const scan = (
-    along: number,
-    across: number,
-    at: (u: number, v: number) => number,
-    v0: number,
-    v1: number,
-  ) => {
-    for (let v = v0; v < v1; v++) {
-      let u = 0;
-      while (u < along) {
-        if (!ink[at(u, v)]) {
-          u++;
-          continue;
-        }
-        const start = u;
-        while (u < along && ink[at(u, v)]) u++;
-        if (u - start < length || start === 0 || u === along) continue;
-        let clear = 0;
-        for (let k = start; k < u; k++) {
-          const before = v - side >= 0 ? ink[at(k, v - side)] : 0;
-          const after = v + side < across ? ink[at(k, v + side)] : 0;
-          if (!before && !after) clear++;
-        }
-        if (clear * 2 < u - start) continue;
-        for (let k = start; k < u; k++)
-          for (let d = -1; d <= 1; d++) if (v + d >= 0 && v + d < across) rules[at(k, v + d)] = 1;
+  forEachInkRun(
+    (i) => ink[i] === 1,
+    width,
+    height,
+    RULE_LENGTH * dpi,
+    (run) => {
+      const { line, start, end, lines, steps, at } = run;
+      const [from, to] = run.down ? [block.x0, block.x1] : [block.y0, block.y1];
+      if (line < from || line >= to || start === 0 || end === steps) return;
+      let clear = 0;
+      for (let k = start; k < end; k++) {
+        const before = line - side >= 0 ? ink[at(line - side, k)] : 0;
+        const after = line + side < lines ? ink[at(line + side, k)] : 0;
+        if (!before && !after) clear++;
       }
-    }
-  };
-  scan(width, height, (x, y) => y * width + x, block.y0, block.y1);
-  scan(height, width, (y, x) => y * width + x, block.x0, block.x1);
+      if (clear * 2 < end - start) return;
+      for (let k = start; k < end; k++)
+        for (let d = -1; d <= 1; d++) if (line + d >= 0 && line + d < lines) rules[at(line + d, k)] = 1;
+    },
+  );
   return rules;
 }
 
@@ -492,19 +479,51 @@ function longRuns(grey: Grey, length: number): Uint8Array {
   const { width, height, data } = grey;
   const threshold = otsuThreshold(grey);
   const mark = new Uint8Array(width * height);
-  const scan = (count: number, steps: number, at: (line: number, k: number) => number) => {
-    for (let line = 0; line < count; line++) {
+  forEachInkRun(
+    (i) => data[i]! <= threshold,
+    width,
+    height,
+    length,
+    (run) => {
+      for (let k = run.start; k < run.end; k++) mark[run.at(run.line, k)] = 1;
+    },
+  );
+  return mark;
+}
+
+/** A straight run of ink pixels: along line `line` (a row, or a column where `down`), from `start` to before `end`. */
+interface InkRun {
+  down: boolean;
+  line: number;
+  start: number;
+  end: number;
+  /** The lines in this direction, and the pixels along each. */
+  lines: number;
+  steps: number;
+  /** The pixel index of position `k` along line `line`. */
+  at: (line: number, k: number) => number;
+}
+
+/** Calls `visit` for every run of at least `length` ink pixels, across the rows and then down the columns. */
+function forEachInkRun(
+  ink: (i: number) => boolean,
+  width: number,
+  height: number,
+  length: number,
+  visit: (run: InkRun) => void,
+): void {
+  const scan = (down: boolean, lines: number, steps: number, at: (line: number, k: number) => number) => {
+    for (let line = 0; line < lines; line++) {
       let start = 0;
       for (let k = 0; k <= steps; k++) {
-        if (k < steps && data[at(line, k)]! <= threshold) continue;
-        if (k - start >= length) for (let j = start; j < k; j++) mark[at(line, j)] = 1;
+        if (k < steps && ink(at(line, k))) continue;
+        if (k - start >= length) visit({ down, line, start, end: k, lines, steps, at });
         start = k + 1;
       }
     }
   };
-  scan(height, width, (y, x) => y * width + x);
-  scan(width, height, (x, y) => y * width + x);
-  return mark;
+  scan(false, height, width, (y, x) => y * width + x);
+  scan(true, width, height, (x, y) => y * width + x);
 }
 
 export const deskew: Step = {
