@@ -28,7 +28,7 @@ import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
 import { readingQuality, readSideways, readsBetter, RESTORATION_TOLERANCE } from '../guard/quality.js';
 import { patchBadWords, readInside, type WordSources } from '../guard/word-fallback.js';
-import type { GuardVerdict, PageGuard, PageServices } from './services.js';
+import type { PageGuard, PageServices } from './services.js';
 
 /**
  * Words are patched one by one while their lines are at most this share of the lines the guard checked (or two
@@ -232,11 +232,6 @@ export async function settledTurn(
   return (await turnConfirmed(asCame, detected.turns, dpi, services, cleaned)) ? detected.turns : undefined;
 }
 
-/** The classical plan's page, already read, as a fallback on the verdict it had. */
-function classicalFallback(read: { image: RawImage; verdict: GuardVerdict }): Fallback {
-  return { source: 'classical', run: () => Promise.resolve(read.image), verdict: read.verdict };
-}
-
 /**
  * The trained network as a cleaner of whole pages (settledTurn's `clean`), where the registry has its step and it is
  * wanted (by default, where its weights are at hand); else undefined.
@@ -371,7 +366,7 @@ export async function restorePageInThread(
     } else {
       let verdict = first;
       // The classical plan's page where it was read beside the network's and not shown: a fallback still.
-      let classicalRead: { image: RawImage; verdict: GuardVerdict } | undefined;
+      let classicalRead: Fallback | undefined;
       let classicalTried = false;
       // The network learned from generated damage: where its page does not read clearly better than the input, or
       // the guard found clearly read words changed, the classical plan is read too, and the page keeps it when it
@@ -390,7 +385,8 @@ export async function restorePageInThread(
           verdict = second;
           applied = [...geometry, ...plan.steps].map((c) => c.name);
           await keep(opts.keepTempDir, `${prefix}-classical-reads-better`, output);
-        } else if (second) classicalRead = { image: classical, verdict: second };
+        } else if (second)
+          classicalRead = { source: 'classical', run: () => Promise.resolve(classical), verdict: second };
       }
       // The whole page must read no worse than the input, and clearly better unless it shows the conservative steps;
       // otherwise it falls back to what does. With the network, the classical plan measured on the input is tried
@@ -402,7 +398,7 @@ export async function restorePageInThread(
       const safer = await neverWorse(image, verdict, guard, [
         ...(useNet && !classicalTried ? [{ source: 'classical' as const, run: runClassical }] : []),
         { source: 'conservative', run: runConservative },
-        ...(classicalRead ? [classicalFallback(classicalRead)] : []),
+        ...(classicalRead ? [classicalRead] : []),
       ]);
       if (safer) {
         // A restoration that read no better is no guard failure when the page shows the conservative steps; a damaged
