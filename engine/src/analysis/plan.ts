@@ -5,6 +5,7 @@ import { histogram, percentile, toGrey } from '../pixels/index.js';
 import { colourBeyondCast } from '../pixels/levels.js';
 import { edgeBlur } from './measure-photo.js';
 import { estimateSmear, isClearSmear } from './smear.js';
+import { findStreaks } from '../pixels/streaks.js';
 import { planGeometry, type GeometryPlan, type TurnChoice } from './plan-geometry.js';
 import { turnImage, warpQuad } from '../pixels/geometry.js';
 import { findPageQuad } from './page-quad.js';
@@ -42,10 +43,11 @@ export interface PagePlan {
   /** A text page whose glyphs did not tell which way up it stands (GeometryPlan.turnUnsure). */
   turnUnsure?: boolean;
   /**
-   * Steps that take out a blur the whole page shares (motion): the first of `steps` and of `conservative`, and run
-   * before the trained network, which learned to sharpen lighter blur.
+   * Steps that take out damage across the whole page: a blur it shares (motion) and scanner streaks. The first of
+   * `steps` and of `conservative`, and run before the trained network, which learned to sharpen lighter blur and
+   * would darken a streak into a rule.
    */
-  deblur: StepCall[];
+  beforeNetwork: StepCall[];
   steps: StepCall[];
   /** The steps kept when the word guard rejects the full plan. */
   conservative: StepCall[];
@@ -132,13 +134,16 @@ export function planPage(
     const photo = planPhoto(img, measures, opts);
     // A damaged picture is never returned unchanged: damage the photo plan's gates let through gets its step.
     if (photo.steps.length === 0) photo.steps.push(...untouchedDamage(img, measures));
-    return { kind, route: 'photo', features, measures, geometry: [], deblur: [], ...photo };
+    return { kind, route: 'photo', features, measures, geometry: [], beforeNetwork: [], ...photo };
   };
   const documentPlan = (geometry: GeometryPlan, pageKind: PageKind = kind): PagePlan => {
     Object.assign(measures, geometry.measures);
     const document = planDocumentSteps(geometry.image, dpi, noise);
     Object.assign(measures, document.measures);
-    const deblur = planTextDeblur(geometry.image, measures);
+    const beforeNetwork = [
+      ...planTextDeblur(geometry.image, measures),
+      ...planStreaks(geometry.image, dpi, measures),
+    ];
     return {
       kind: pageKind,
       route: 'document',
@@ -146,9 +151,9 @@ export function planPage(
       measures,
       geometry: geometry.steps,
       turnUnsure: geometry.turnUnsure,
-      deblur,
-      steps: [...deblur, ...document.steps],
-      conservative: [...deblur, ...document.conservative],
+      beforeNetwork,
+      steps: [...beforeNetwork, ...document.steps],
+      conservative: [...beforeNetwork, ...document.conservative],
     };
   };
   if (mode === 'photo') return photoPlan();
@@ -200,6 +205,16 @@ function planTextDeblur(img: RawImage, measures: Record<string, number>): StepCa
   measures.smearAngle = smear.angle;
   measures.smearLength = smear.length;
   return [{ name: 'remove-motion-blur', params: { angle: smear.angle, length: smear.length, nsr: 0.003 } }];
+}
+
+/**
+ * Scanner streaks (thin dark lines along the whole sheet, crossing the text: findStreaks) are painted out before
+ * anything else reads the page: Tesseract takes one for a column rule, and the network darkens it.
+ */
+function planStreaks(img: RawImage, dpi: number, measures: Record<string, number>): StepCall[] {
+  const streaks = findStreaks(toGrey(img, 'max'), dpi).length;
+  measures.streaks = streaks;
+  return streaks > 0 ? [{ name: 'remove-streaks', params: { dpi } }] : [];
 }
 
 /**

@@ -296,18 +296,19 @@ export async function restorePageInThread(
   // With the network, the classical steps are planned again on its output (what damage it left, how the page
   // lies); the classical plan on the input stays the fallback. The geometry steps ran before the network, so the
   // replan measures the page as the steps will get it (no second geometry search, no routing).
-  // A page-wide blur the plan measured (motion) is taken out first: the network learned to sharpen lighter blur.
+  // Damage across the whole page the plan measured (motion blur, scanner streaks) is taken out first: the network
+  // learned to sharpen lighter blur, and it darkens a streak into a rule.
   if (useNet) {
-    const deblurred = await runSteps(
+    const prepared = await runSteps(
       image,
-      plan.deblur,
+      plan.beforeNetwork,
       registry,
       keepAs && { ...keepAs, prefix: `${prefix}-00` },
     );
-    output = await registry.get(PAGE_NET).run(deblurred, {});
+    output = await registry.get(PAGE_NET).run(prepared, {});
     await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
     calls = planDocumentSteps(output, dpi, undefined, true).steps;
-    applied.push(...plan.deblur.map((c) => c.name), PAGE_NET);
+    applied.push(...plan.beforeNetwork.map((c) => c.name), PAGE_NET);
   }
   output = await runSteps(
     output,

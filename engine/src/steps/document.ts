@@ -4,6 +4,7 @@ import { createImage, type RawImage } from '../image.js';
 import { otsuThreshold } from '../pixels/levels.js';
 import { findTextLines, MIN_TEXT_LINES, textLineMask, type TextLines } from '../pixels/text-lines.js';
 import { repairCreasesStep } from './crease.js';
+import { removeStreaksStep } from './streak.js';
 import { deblurMotion } from './photo-restore.js';
 import { num, type Step } from './registry.js';
 import {
@@ -809,6 +810,7 @@ export const documentSteps: Step[] = [
   removeSpeckles,
   removeScratches,
   repairCreasesStep,
+  removeStreaksStep,
   deskew,
   stretchContrast,
   restoreInkContrast,

@@ -42,20 +42,20 @@ describe('motion blur in the plans', () => {
     const page = await textPage();
     const plan = planPage(smeared(page, 9, 62), 150, 'auto');
     expect(plan.route).toBe('document');
-    expect(plan.deblur.map((c) => c.name)).toEqual(['remove-motion-blur']);
-    expect(plan.deblur[0]!.params.angle).toBeGreaterThanOrEqual(60);
-    expect(plan.deblur[0]!.params.angle).toBeLessThanOrEqual(64);
-    expect(plan.steps[0]).toEqual(plan.deblur[0]);
-    expect(plan.conservative[0]).toEqual(plan.deblur[0]);
+    expect(plan.beforeNetwork.map((c) => c.name)).toEqual(['remove-motion-blur']);
+    expect(plan.beforeNetwork[0]!.params.angle).toBeGreaterThanOrEqual(60);
+    expect(plan.beforeNetwork[0]!.params.angle).toBeLessThanOrEqual(64);
+    expect(plan.steps[0]).toEqual(plan.beforeNetwork[0]);
+    expect(plan.conservative[0]).toEqual(plan.beforeNetwork[0]);
     const sharp = planPage(page, 150, 'auto');
-    expect(sharp.deblur).toEqual([]);
+    expect(sharp.beforeNetwork).toEqual([]);
     expect(sharp.steps.map((c) => c.name)).not.toContain('remove-motion-blur');
   });
 
   it('deconvolves a smeared page: a third as many pixels as under the smear differ in ink from the sharp page', async () => {
     const page = await textPage();
     const blurred = smeared(page, 9, 62);
-    const [call] = planPage(blurred, 150, 'auto').deblur;
+    const [call] = planPage(blurred, 150, 'auto').beforeNetwork;
     const restored = await removeMotionBlur.run(blurred, call!.params);
     // 3.2 % of the pixels under the smear, 0.85 % deconvolved.
     expect(inkChanged(restored, page)).toBeLessThan(inkChanged(blurred, page) / 3);
