@@ -255,7 +255,9 @@ export function planDocumentSteps(
   const grey = toGrey(img, 'max');
   const paperNoise = estimatePaperNoise(grey);
   measures.paperNoise = paperNoise;
-  if (saltAndPepper) steps.push({ name: 'remove-salt-pepper', params: {} });
+  // The network's page is clean but for the specks: its letters keep their pixels.
+  if (saltAndPepper)
+    steps.push({ name: 'remove-salt-pepper', params: cleanedByNetwork ? { dpi, specksOnly: 1 } : {} });
   else if (noise > 6) steps.push({ name: 'denoise-document', params: {} });
   // Camera and scanner noise that the Laplacian estimate misses (correlated, JPEG-smoothed): a light blur
   // before flattening keeps Tesseract's binarisation from breaking every stroke into grains.

@@ -62,6 +62,43 @@ describe('document steps on real eval crops', () => {
     expect(dots(toGrey(await run('remove-speckles', flat), 'max'))).toBeLessThan(dots(toGrey(flat, 'max')));
   });
 
+  it("remove-salt-pepper with specksOnly takes the specks off a clean page and keeps the letters' pixels", async () => {
+    // Public doc_021's clean page with one-pixel and plus-shaped pepper on the paper between the letters.
+    const clean = toGrey(
+      await crop('doc_021', 'clean.png', { left: 100, top: 200, width: 800, height: 600 }),
+      'max',
+    );
+    const page = createImage(clean.width, clean.height, 1);
+    page.data.set(clean.data);
+    const specks: number[] = [];
+    for (let y = 3; y < clean.height - 3; y += 17) {
+      for (let x = 3 + (y % 13); x < clean.width - 3; x += 23) {
+        const around = [-2, -1, 0, 1, 2].flatMap((dy) =>
+          [-2, -1, 0, 1, 2].map((dx) => (y + dy) * clean.width + x + dx),
+        );
+        if (around.some((i) => clean.data[i]! < 250)) continue;
+        const plus = specks.length % 2 === 1;
+        for (const i of plus ? [0, -1, 1, -clean.width, clean.width] : [0])
+          page.data[y * clean.width + x + i] = 0;
+        specks.push(y * clean.width + x);
+      }
+    }
+    expect(specks.length).toBeGreaterThan(300);
+    const inkLost = (out: typeof clean) =>
+      clean.data.filter((v, i) => v < 128 && out.data[i]! >= 128).length /
+      clean.data.filter((v) => v < 128).length;
+    const speckLeft = (out: typeof clean) => specks.filter((i) => out.data[i]! < 128).length;
+    const only = toGrey(await run('remove-salt-pepper', page, { specksOnly: 1 }), 'max');
+    const plain = toGrey(await run('remove-salt-pepper', page), 'max');
+    // One-pixel specks go; a plus keeps its centre (as with the plain median), for remove-speckles.
+    expect(speckLeft(only)).toBeLessThanOrEqual(Math.ceil(specks.length / 2));
+    expect(speckLeft(only)).toBe(speckLeft(plain));
+    // The plain median thins the letters (30 % of their ink pixels here); full stops of two by two pixels further
+    // than two pixels from their letter go either way (1 %).
+    expect(inkLost(plain)).toBeGreaterThan(0.1);
+    expect(inkLost(only)).toBeLessThan(0.02);
+  });
+
   it('denoise-document takes sensor noise off the paper and keeps the ink dark', async () => {
     const clean = await crop('doc_005', 'clean.png', { left: 100, top: 435, width: 1050, height: 140 }, true);
     const noisy = withNoise(clean, 12);
