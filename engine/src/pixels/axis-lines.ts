@@ -165,3 +165,24 @@ export function isCrease(p: Profile, dpi: number, paper = 255): boolean {
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return median(p.levels.map(shaded)) < paper - 10 && median(p.levels.map(ridge)) < paper - 20;
 }
+
+/**
+ * A copy of the page with `mend` applied to it along each line, the page transposed for the lines along the columns:
+ * `mend` works on lines along the rows of the page it gets, in place.
+ */
+export function mendAlongLines(
+  grey: Grey,
+  lines: readonly AxisLine[],
+  mend: (g: Grey, line: AxisLine) => void,
+): Grey {
+  let along = createImage(grey.width, grey.height, 1) as Grey;
+  along.data.set(grey.data);
+  for (const horizontal of [true, false]) {
+    const these = lines.filter((l) => l.horizontal === horizontal);
+    if (these.length === 0) continue;
+    const g = horizontal ? along : transpose(along);
+    for (const line of these) mend(g, line);
+    along = horizontal ? g : transpose(g);
+  }
+  return along;
+}

@@ -4,11 +4,11 @@
 // level is estimated at every distance from the line (a high percentile along short stretches of it, so text
 // crossing the line does not count) and the band is divided by it: the ridge and the shading go back to paper,
 // and text strokes crossing the crease stay as dark as they were.
-import { createImage } from '../image.js';
 import { num, type Step } from './registry.js';
 import { toGrey, type Grey } from '../pixels/index.js';
 import {
   isCrease,
+  mendAlongLines,
   lineRows,
   paperProfile,
   ridgeHalfWidth,
@@ -76,16 +76,7 @@ export function findCreases(grey: Grey, dpi: number): Crease[] {
 
 /** The page with every crease flattened into the paper. */
 export function repairCreases(grey: Grey, creases: readonly Crease[], dpi: number): Grey {
-  let along = createImage(grey.width, grey.height, 1) as Grey;
-  along.data.set(grey.data);
-  for (const horizontal of [true, false]) {
-    const lines = creases.filter((c) => c.horizontal === horizontal);
-    if (lines.length === 0) continue;
-    const g = horizontal ? along : transpose(along);
-    for (const line of lines) flattenAlong(g, line, paperProfile(g, line, dpi), dpi);
-    along = horizontal ? g : transpose(g);
-  }
-  return along;
+  return mendAlongLines(grey, creases, (g, line) => flattenAlong(g, line, paperProfile(g, line, dpi), dpi));
 }
 
 export const repairCreasesStep: Step = {
