@@ -48,7 +48,13 @@ function peakRssMb(): number {
 function childrenRssMb(): number[] {
   const sizes: number[] = [];
   for (const task of readdirSync('/proc/self/task')) {
-    const children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
+    let children = '';
+    try {
+      children = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
+    } catch {
+      // The thread ended between the listing and the read (a worker thread of the runtime); it has no children.
+      continue;
+    }
     for (const pid of children ? children.split(' ') : []) {
       try {
         const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
