@@ -14,6 +14,19 @@ function inkChanged(a: RawImage, sharp: RawImage): number {
   return changed / a.data.length;
 }
 
+/** The page reduced `factor` times by keeping every factor-th pixel, then enlarged back by repeating each. */
+function repeatedPixels(img: RawImage, factor: number): RawImage {
+  const data = new Uint8Array(img.data.length);
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++) {
+      const from =
+        (Math.floor(y / factor) * factor * img.width + Math.floor(x / factor) * factor) * img.channels;
+      for (let c = 0; c < img.channels; c++)
+        data[(y * img.width + x) * img.channels + c] = img.data[from + c]!;
+    }
+  return { ...img, data };
+}
+
 describe('estimateSmear', () => {
   it('finds the angle and length of a slanted motion smear on a text page', async () => {
     const page = await textPage();
@@ -32,8 +45,19 @@ describe('estimateSmear', () => {
     const page = await textPage();
     expect(isClearSmear(estimateSmear(page))).toBe(false);
     expect(isClearSmear(estimateSmear(greyPicture(900, 700, 40, 220)))).toBe(false);
-    // Along the axes a low resolution enlarged by repeating pixels shows the same dip: not trusted there.
+    // Along the axes a low resolution enlarged by repeating pixels shows the same dip: short smears not trusted there.
     expect(isClearSmear(estimateSmear(smeared(page, 8, 0)))).toBe(false);
+    expect(isClearSmear(estimateSmear(repeatedPixels(page, 3)))).toBe(false);
+    expect(isClearSmear(estimateSmear(repeatedPixels(page, 4)))).toBe(false);
+  });
+
+  it('trusts a smear along the rows or columns longer than any enlargement repeats its pixels', async () => {
+    const page = await textPage();
+    for (const angle of [0, 90]) {
+      const smear = estimateSmear(smeared(page, 14, angle));
+      expect(Math.abs(smear.length - 14)).toBeLessThanOrEqual(1);
+      expect(isClearSmear(smear)).toBe(true);
+    }
   });
 });
 
