@@ -10,6 +10,8 @@ import { decodePage } from '../../src/io/decode.js';
 import { OcrTimeoutError, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { RESTORATION_UNREAD, restorePageInThread } from '../../src/pipeline/page.js';
 import {
+  columnChanges,
+  columnsInPieces,
   columnsJoined,
   linesMended,
   orderDisowned,
@@ -153,6 +155,50 @@ describe('columnsJoined', () => {
     expect(columnsJoined(across(30), apart(30), [])).toBe(false);
     // Lines that end before the gutter or start after it do not cross it.
     expect(columnsJoined(apart(30), apart(30), [gutter])).toBe(false);
+  });
+});
+
+describe('columnsInPieces', () => {
+  const gutter = { x0: 610, x1: 660 };
+  // Read lines of one column, `n` of them 30 px apart from `top` down: left (100-600) or right (670-1170).
+  const column = (side: 'left' | 'right', n: number, top: number, confidence = 90) =>
+    Array.from({ length: n }, (_, i) => ({
+      text: 'a line',
+      confidence,
+      x0: side === 'left' ? 100 : 670,
+      x1: side === 'left' ? 600 : 1170,
+      y0: top + 30 * i,
+      y1: top + 30 * i + 25,
+      words: [],
+    }));
+  const heading = { ...column('left', 1, 40)[0]!, x0: 300, x1: 900 };
+  // Each column read through, or cut in two by a crease at y = 700: both tops, then both bottoms.
+  const through = [heading, ...column('left', 40, 100), ...column('right', 40, 100)];
+  const inPieces = [
+    heading,
+    ...column('left', 20, 100),
+    ...column('right', 20, 100),
+    ...column('left', 20, 720),
+    ...column('right', 20, 720),
+  ];
+
+  it('counts the passes from column to column, leaving out headings across the gutter and lines read unsure', () => {
+    expect(columnChanges(through, [gutter])).toBe(1);
+    expect(columnChanges(inPieces, [gutter])).toBe(3);
+    expect(columnChanges([...through, ...column('left', 1, 1400, 30)], [gutter])).toBe(1);
+  });
+
+  it("finds an input that reads the columns in pieces where the output's reading takes each column through", () => {
+    expect(columnsInPieces(inPieces, through, [gutter])).toBe(true);
+  });
+
+  it('does not where both read alike, where the output reads in pieces, where lines run across, or without a gutter', () => {
+    expect(columnsInPieces(through, through, [gutter])).toBe(false);
+    expect(columnsInPieces(through, inPieces, [gutter])).toBe(false);
+    expect(columnsInPieces(inPieces, through, [])).toBe(false);
+    // A table read row by row runs its lines across its gutters: its order is judged as it is.
+    const rows = Array.from({ length: 20 }, (_, i) => ({ ...heading, x0: 100, x1: 1170, y0: 100 + 30 * i }));
+    expect(columnsInPieces([...rows, ...inPieces], through, [gutter])).toBe(false);
   });
 });
 
