@@ -83,6 +83,11 @@ export function linesMended(inputLines: readonly Box[], outputLines: readonly Bo
 const MIN_JOINED_LINES = 5;
 const MIN_JOINED_SHARE = 0.2;
 
+/** How many of the lines run across a gutter, from its left side to its right. */
+function linesAcross(lines: readonly Box[], gutters: readonly Gutter[]): number {
+  return lines.filter((l) => gutters.some((g) => l.x0 < g.x0 && l.x1 > g.x1)).length;
+}
+
 /**
  * Whether the input's reading joins, line by line, the columns the output's reads apart: many of its lines run across
  * a gutter of the output page (a white river through all its lines, `findGutters`), and the output's lines half as
@@ -95,13 +100,11 @@ export function columnsJoined(
   outputLines: readonly Box[],
   gutters: readonly Gutter[],
 ): boolean {
-  const across = (lines: readonly Box[]) =>
-    lines.filter((l) => gutters.some((g) => l.x0 < g.x0 && l.x1 > g.x1)).length;
-  const joined = across(inputLines);
+  const joined = linesAcross(inputLines, gutters);
   return (
     joined >= MIN_JOINED_LINES &&
     joined >= MIN_JOINED_SHARE * inputLines.length &&
-    across(outputLines) * 2 <= joined
+    linesAcross(outputLines, gutters) * 2 <= joined
   );
 }
 
@@ -139,9 +142,11 @@ export function columnsInPieces(
   gutters: readonly Gutter[],
 ): boolean {
   if (gutters.length === 0) return false;
-  const across = (lines: readonly Box[]) =>
-    lines.filter((l) => gutters.some((g) => l.x0 < g.x0 && l.x1 > g.x1)).length;
-  if (across(inputLines) >= MIN_JOINED_LINES || across(outputLines) >= MIN_JOINED_LINES) return false;
+  if (
+    linesAcross(inputLines, gutters) >= MIN_JOINED_LINES ||
+    linesAcross(outputLines, gutters) >= MIN_JOINED_LINES
+  )
+    return false;
   return columnChanges(inputLines, gutters) >= columnChanges(outputLines, gutters) + MIN_EXTRA_COLUMN_CHANGES;
 }
 
@@ -277,8 +282,10 @@ export function threadServices(
         if (!whole || (splitLines(whole.lines) && !splitLines(lines))) return undefined;
         const order = readingOrder(whole.words, words);
         if (!readsOutOfOrder(order)) return order;
+        // The output page's gutters are found once (a pass over its ink) for both tests.
+        const found = gutters();
         const disowned =
-          columnsJoined(whole.lines, lines, gutters()) || columnsInPieces(whole.lines, lines, gutters());
+          columnsJoined(whole.lines, lines, found) || columnsInPieces(whole.lines, lines, found);
         return disowned ? undefined : order;
       };
       // Whether a partly re-read output may read in another order than the input: the input's words re-read inside
