@@ -336,8 +336,8 @@ export const removeSpeckles: Step = {
     // punctuation sits on a text line, beside a glyph-sized component; bullets and marks in sparse layouts
     // have ink around them. Dust and toner specks sit alone on empty paper.
     const gap = Math.max(1, Math.round(num(params, 'gap', 3) * s));
-    // About a word space of 12 pt print to each side and half a line up and down; twice as far for dashes
-    // (flat marks), which often stand alone between spaces.
+    // About a word space of 12 pt print to each side and half a line up and down; three times as far for dashes
+    // (flat marks), which stand alone between spaces or a list's hanging indent (about 0.2 in) before its line.
     const reachX = Math.round(num(params, 'lineReach', 16) * s);
     const reachY = Math.round(reachX * 0.6);
     const radius = Math.max(2, Math.round(num(params, 'isolation', 20) * s));
@@ -367,8 +367,11 @@ export const removeSpeckles: Step = {
       const cx = Math.round((b.x0 + b.x1) / 2);
       const cy = Math.round((b.y0 + b.y1) / 2);
       if (around[cy * width + cx]! * window - area > maxAround) continue;
-      const dash = b.x1 - b.x0 + 1 >= 2.5 * (b.y1 - b.y0 + 1);
-      const rx = dash ? 2 * reachX : reachX;
+      // A dash is at least twice as wide as tall: a list's bullet dash is 5 × 2 px at 150 DPI, 4 × 2 once softened,
+      // and 30–32 px before its line (fresh seed 174071's clean doc_003 lost them: 2.5 times as wide, 32 px reach).
+      const dashWidth = b.x1 - b.x0 + 1;
+      const dash = dashWidth >= 3 && dashWidth >= 2 * (b.y1 - b.y0 + 1);
+      const rx = dash ? 3 * reachX : reachX;
       // A letter-tall one counts itself among the glyphs; it stays only with another glyph within reach.
       const own = isGlyph(id) ? area : 0;
       if (rectSum(glyphSum, width, height, b.x0 - rx, b.y0 - reachY, b.x1 + rx, b.y1 + reachY) > own)

@@ -168,6 +168,23 @@ describe('document steps on real eval crops', () => {
     expect(at(250, 20)).toBe(255);
   });
 
+  it("remove-speckles keeps a list's bullet dash before its line, softened to 4 x 2 px", async () => {
+    // Fresh seed 174071's clean doc_003: dashes 30-32 px before each list line, thinned by the network.
+    const page = createImage(300, 120, 1);
+    page.data.fill(255);
+    const fill = (x0: number, y0: number, w: number, h: number) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 300 + x] = 20;
+    };
+    fill(40, 48, 4, 2); // the bullet
+    fill(75, 40, 12, 16); // the line's first glyph, 31 px after it
+    fill(99, 40, 12, 16);
+    fill(180, 90, 4, 2); // the same mark alone on empty paper
+    const out = toGrey(await run('remove-speckles', page), 'max');
+    const at = (x: number, y: number) => out.data[y * 300 + x]!;
+    expect(at(41, 48)).toBe(20);
+    expect(at(181, 90)).toBe(255);
+  });
+
   it('remove-speckles keeps thin letters and their stops, where no letter is larger than a speck', async () => {
     // Thin serif print at 150 DPI: "l", "i" and "t" drawn in fewer pixels than a speck (seed 317290's clean doc_011
     // lost 17 such letters and stops). Here a word of three one-pixel strokes 12 px tall, a stop 4 px after it,
