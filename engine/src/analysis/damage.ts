@@ -1,6 +1,7 @@
 // Damage that a plan's own gates may let through, so that a page measured as damaged is never returned unchanged.
 import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
+import type { PagePlan } from './plan.js';
 import { fadeLevels } from '../pixels/levels.js';
 
 /** A picture whose tones span less than this (in some channel, 0.1 % to 99.5 %) is faded or veiled. */
@@ -21,4 +22,23 @@ export function untouchedDamage(img: RawImage, measures: Record<string, number>)
   if (range < LOW_CONTRAST_RANGE || castSpread > CAST_SPREAD)
     return [{ name: 'correct-levels', params: { maxGain: 1.6 } }];
   return [];
+}
+
+/**
+ * Steps a document plan gives only a page it measured as damaged: skewed, smeared, streaked, noisy, speckled or faded
+ * (the others run on every page and find their own damage, or none). None is planned for any clean page of the
+ * public set or of seed 174071 (60 pages); `smooth-document` is left out, as small print's soft edges plan it too.
+ */
+const DAMAGE_STEPS = new Set([
+  'deskew',
+  'remove-motion-blur',
+  'remove-streaks',
+  'denoise-document',
+  'remove-salt-pepper',
+  'restore-ink-contrast',
+]);
+
+/** Whether a document plan measured damage on its page: a frame to straighten, or a step of DAMAGE_STEPS. */
+export function documentDamageMeasured(plan: Pick<PagePlan, 'geometry' | 'steps'>): boolean {
+  return plan.geometry.length > 0 || plan.steps.some((s) => DAMAGE_STEPS.has(s.name));
 }

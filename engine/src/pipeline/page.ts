@@ -6,6 +6,7 @@ import { sharpOf } from '../pixels/index.js';
 import { centralCrop, turnImage } from '../pixels/geometry.js';
 import { planDocumentSteps, planPage, type PagePlan, type RestoreMode } from '../analysis/plan.js';
 import type { Orientation } from '../analysis/orientation.js';
+import { documentDamageMeasured } from '../analysis/damage.js';
 import { DUST_NET_STEP, PHOTO_NET_STEP } from '../analysis/plan-photo.js';
 import type { PageKind } from '../analysis/measure.js';
 import type { RawImage } from '../image.js';
@@ -401,7 +402,16 @@ export async function restorePageInThread(
         { source: 'conservative', run: runConservative },
         ...(classicalRead ? [classicalRead] : []),
       ]);
-      if (safer) {
+      // A page measured as damaged is not shown as it came when its full restoration reads as well as the input with
+      // every clearly read word kept (neverWorse found no fallback that does): the guard's OCR finds its way through a
+      // skew of 2 degrees, a reader and an OCR held to the page's lines do not (fresh seed 102991 pdf_001 page 4, a
+      // skewed form under scanner borders: 0.199 as it came, 0.013 restored).
+      const restorationKept =
+        safer?.source === 'input' &&
+        !safer.worse &&
+        plan.route === 'document' &&
+        documentDamageMeasured(plan);
+      if (safer && !restorationKept) {
         // A restoration that read no better is no guard failure when the page shows the conservative steps; a damaged
         // page shown as it came says why (no fallback read as well as the input).
         if (safer.worse || safer.source === 'input')

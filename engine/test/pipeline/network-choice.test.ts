@@ -4,15 +4,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { planPage } from '../../src/analysis/plan.js';
 import type { RawImage } from '../../src/image.js';
-import { decodePage } from '../../src/io/decode.js';
 import { readsBetter } from '../../src/guard/index.js';
 import { terminateOcr } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { toGrey } from '../../src/pixels/index.js';
+import { documentDamageMeasured } from '../../src/analysis/damage.js';
+import { decodePage, loadDocument } from '../../src/io/decode.js';
 import { docOf, textPage } from '../pages.js';
-import { reading } from '../helpers.js';
+import { evalFile, reading } from '../helpers.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -68,5 +69,24 @@ describe('the network against the classical plan', () => {
     expect(restored.steps).toEqual(planPage(image, 150, 'auto').conservative.map((s) => s.name));
     // Chosen because nothing read better, not as a fallback from a page that read worse.
     expect(restored.fallback).toBeUndefined();
+  }, 120_000);
+
+  it('shows a damaged page restored, not as it came, when its restoration reads as well as the input', async () => {
+    // Public doc_011: skewed 1.7 degrees, noisy, JPEG. The engine's OCR reads it as well as the restoration, and no
+    // fallback reads as well as both; a clean page in that place is shown as it came (test above).
+    const doc = await loadDocument(evalFile('doc_011', 'degraded.png'));
+    const { image, dpi } = await decodePage(doc, 0);
+    expect(documentDamageMeasured(planPage(image, dpi, 'auto'))).toBe(true);
+    const clean = await decodePage(await loadDocument(evalFile('doc_011', 'clean.png')), 0);
+    expect(documentDamageMeasured(planPage(clean.image, clean.dpi, 'auto'))).toBe(false);
+    const restored = await restorePageInThread(
+      doc,
+      0,
+      { ocr: true, pageNet: true },
+      createDefaultRegistry(),
+      threadServices(),
+    );
+    expect(restored.asInput).toBeUndefined();
+    expect(restored.steps).toContain('deskew');
   }, 120_000);
 });
