@@ -11,6 +11,16 @@ import { decodePage, loadDocument } from '../../src/io/decode.js';
 import { evalFile } from '../helpers.js';
 
 const steps = createDefaultRegistry();
+
+/** A white 300 × 120 page and a way to draw dark rectangles (ink at 20) on it. */
+function blankPage() {
+  const page = createImage(300, 120, 1);
+  page.data.fill(255);
+  const fill = (x0: number, y0: number, w: number, h: number) => {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 300 + x] = 20;
+  };
+  return { page, fill };
+}
 const run = async (name: string, img: Parameters<ReturnType<typeof steps.get>['run']>[0], params = {}) =>
   steps.get(name).run(img, { dpi: 150, ...params });
 
@@ -148,11 +158,7 @@ describe('document steps on real eval crops', () => {
   });
 
   it('remove-speckles removes lone specks but keeps a full stop and a dash beside words', async () => {
-    const page = createImage(300, 120, 1);
-    page.data.fill(255);
-    const fill = (x0: number, y0: number, w: number, h: number) => {
-      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 300 + x] = 20;
-    };
+    const { page, fill } = blankPage();
     fill(40, 40, 14, 20); // a glyph
     fill(58, 56, 3, 3); // full stop 4 px after it
     fill(80, 48, 6, 2); // dash 26 px after the glyph, alone between spaces
@@ -170,11 +176,7 @@ describe('document steps on real eval crops', () => {
 
   it("remove-speckles keeps a list's bullet dash before its line, softened to 4 x 2 px", async () => {
     // Fresh seed 174071's clean doc_003: dashes 30-32 px before each list line, thinned by the network.
-    const page = createImage(300, 120, 1);
-    page.data.fill(255);
-    const fill = (x0: number, y0: number, w: number, h: number) => {
-      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 300 + x] = 20;
-    };
+    const { page, fill } = blankPage();
     fill(40, 48, 4, 2); // the bullet
     fill(75, 40, 12, 16); // the line's first glyph, 31 px after it
     fill(99, 40, 12, 16);
@@ -189,11 +191,7 @@ describe('document steps on real eval crops', () => {
     // Thin serif print at 150 DPI: "l", "i" and "t" drawn in fewer pixels than a speck (seed 317290's clean doc_011
     // lost 17 such letters and stops). Here a word of three one-pixel strokes 12 px tall, a stop 4 px after it,
     // and the same stroke alone on empty paper, as a hair's fragment would lie.
-    const page = createImage(300, 120, 1);
-    page.data.fill(255);
-    const fill = (x0: number, y0: number, w: number, h: number) => {
-      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 300 + x] = 20;
-    };
+    const { page, fill } = blankPage();
     for (const x of [40, 45, 50]) fill(x, 40, 1, 12);
     fill(55, 49, 3, 3);
     fill(220, 60, 1, 12);
