@@ -116,6 +116,8 @@ export async function benchThroughput(runs = 2): Promise<void> {
     `Fair throughput: ${pages}-page scanned PDF (${SOURCES.join(' + ')}, ${mb(pdf.length)}); ` +
       `${execFileSync('ocrmypdf', ['--version'], { encoding: 'utf8' }).trim()} as the reference; load average ${load()}`,
   );
+  // Both sides run with this environment's allocator settings (`make bench` exports the Makefile's).
+  console.log(`GLIBC_TUNABLES: ${process.env.GLIBC_TUNABLES ?? '(unset: glibc defaults)'}`);
 
   // (a) the product path: an API process and one worker process sharing the SQLite file; the worker's events
   // reach the API's socket through Redis, as in the scale-out mode.

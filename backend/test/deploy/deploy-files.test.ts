@@ -119,6 +119,18 @@ describe('deploy/Dockerfile', () => {
     ).toContain('NODE_OPTIONS=--conditions=folio-dist');
   });
 
+  it("runs Node with the Makefile's allocator settings, as the engine's CLI does", () => {
+    const makefile = readFileSync(path.join(ROOT, 'Makefile'), 'utf8');
+    const tunables = /^export GLIBC_TUNABLES \?= (\S+)$/m.exec(makefile)?.[1];
+    expect(tunables).toMatch(/^glibc\.malloc\./);
+    const env = of(runtime, 'ENV')
+      .map((i) => i.args)
+      .join(' ');
+    expect(env).toContain(`GLIBC_TUNABLES=${tunables}`);
+    const cli = readFileSync(path.join(ROOT, 'engine/bin/folio-restore.js'), 'utf8');
+    expect(cli).toContain(`'${tunables}'`);
+  });
+
   it('runs the healthcheck in a shell that asks HEALTH_PORT, else PORT, for readiness', async () => {
     const command = /\bCMD (.*)$/.exec(of(runtime, 'HEALTHCHECK').at(-1)!.args)?.[1] ?? '';
     const server = createServer((req, res) => res.writeHead(req.url === '/api/v1/ready' ? 200 : 404).end());
