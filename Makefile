@@ -3,12 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.folio-installed
 export FOLIO_ROOT := $(CURDIR)
-# glibc's allocator for every Node process started here (the API, the worker, the CLI, tests, benchmarks): a page's
+# glibc's allocator for every Node process started here (the API, the worker, tests, benchmarks): a page's
 # steps allocate and free page-sized buffers many times over, and by default each is a fresh mmap that the kernel
 # faults in 4 KiB at a time (3.5 million faults, a fifth of the CPU, for 11 pages). Transparent huge pages where
 # the kernel offers them (madvise), buffers up to 32 MiB from the arena, freed memory kept up to 128 MiB and two
 # arenas: the 11-page scanned PDF of `make bench` took 92.7 s instead of 108.4 s through the product path, worker
-# peak RSS 1279 MiB instead of 1324 (engine/README.md). Ignored by other C libraries; set it yourself to override.
+# peak RSS 1279 MiB instead of 1324 (engine/README.md). Ignored by other C libraries; set it yourself to override it,
+# or to give it to `folio-restore` run by hand.
 export GLIBC_TUNABLES ?= glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728:glibc.malloc.top_pad=33554432:glibc.malloc.arena_max=2
 
 help:
