@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import type { RealtimeEvent } from '../src/realtime/realtime-event.js';
 import { PDFDocument } from 'pdf-lib';
 import { restore, socket, start, startApi, stop, upload, type Api } from './bench-jobs.js';
-import { glibcTunables, publicSet, redisUrl } from './settings.js';
+import { childEnv, publicSet, redisUrl } from './settings.js';
 
 const EVAL = publicSet;
 const SOURCES = ['pdf_003', 'pdf_001', 'pdf_002'];
@@ -117,7 +117,7 @@ export async function benchThroughput(runs = 2): Promise<void> {
       `${execFileSync('ocrmypdf', ['--version'], { encoding: 'utf8' }).trim()} as the reference; load average ${load()}`,
   );
   // Both sides run with this environment's allocator settings (`make bench` exports the Makefile's).
-  console.log(`GLIBC_TUNABLES: ${glibcTunables ?? '(unset: glibc defaults)'}`);
+  console.log(`GLIBC_TUNABLES: ${childEnv.GLIBC_TUNABLES ?? '(unset: glibc defaults)'}`);
 
   // (a) the product path: an API process and one worker process sharing the SQLite file; the worker's events
   // reach the API's socket through Redis, as in the scale-out mode.

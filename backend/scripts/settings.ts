@@ -19,5 +19,3 @@ export const socketSeconds = Number(process.env.BENCH_WS_SECONDS ?? 60);
 export const socketCount = Number(process.env.BENCH_SOCKETS ?? 1000);
 /** The environment the benchmark's child processes (API, workers) start from: this process's. */
 export const childEnv: Readonly<NodeJS.ProcessEnv> = { ...process.env };
-/** glibc's allocator settings the benchmarked processes inherit (`make bench` exports the Makefile's). */
-export const glibcTunables = process.env.GLIBC_TUNABLES;
