@@ -370,13 +370,12 @@ export async function restorePageInThread(
       // The classical plan's page where it was read beside the network's and not shown: a fallback still.
       let classicalRead: Fallback | undefined;
       let classicalTried = false;
-      // The network learned from generated damage: where its page does not read clearly better than the input, or
-      // the guard found clearly read words changed, the classical plan is read too, and the page keeps it when it
-      // reads clearly better than the network's, or than the input where the network's does not.
+      // The network learned from generated damage, and a page can read better than its input while the network
+      // guessed at letters: the classical plan's page is read too, and the page keeps it when it reads clearly better
+      // than the network's, or, where the network's does not read clearly better than the input (or the guard found
+      // clearly read words changed), than the input.
       const netProven = pageReadsBetter(verdict) && !pageReadsWorse(verdict);
-      const unsure =
-        !verdict.accept || verdict.badLines.length > 0 || (verdict.reading !== undefined && !netProven);
-      if (useNet && verdict.reading && unsure) {
+      if (useNet && verdict.reading) {
         classicalTried = true;
         const classical = await runClassical();
         const second = await checkedInTime(guard, classical);

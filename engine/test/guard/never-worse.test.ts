@@ -95,6 +95,10 @@ describe('the whole page reads no worse than its input', () => {
     // bleed-through made crisp); a page brought back from unreadable to mostly read is.
     expect(readsBetter(reading(162, 44, 313), reading(70, 36, 222))).toBe(false);
     expect(readsBetter(reading(206, 86, 32), reading(14, 30, 66))).toBe(true);
+    // Nor are a few new words read that come with more new unsure ones (public profile seed 9703 doc_008: the mirrored
+    // heading of a bleed-through drawn as letters); as many new words read as new unsure ones are.
+    expect(readsBetter(reading(221, 93, 10), reading(216, 96, 0))).toBe(false);
+    expect(readsBetter(reading(226, 93, 10), reading(216, 96, 0))).toBe(true);
     // Unsure words fewer than the input's are no such sign: a fax under salt and pepper reads as hundreds of unsure
     // specks, which the restoration takes away while it reads more words (dev seed 6101 doc_003).
     expect(readsBetter(reading(49, 42, 113), reading(32, 30, 252))).toBe(true);
