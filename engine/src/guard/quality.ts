@@ -113,8 +113,8 @@ export function readsWorse(
     marks > input.words * tolerance.addedMarkShare
   )
     return `the page reads worse: ${output.unsure} words read unsure against ${input.unsure} in the input`;
-  // Only clearly more words read (readsMoreWords: no fewer than the new words read unsure) excuse a lower confidence: marks a
-  // restoration drew where there was no legible text (a stain's faded lines turned into dark scribbles, a
+  // Only clearly more words read (readsMoreWords: no fewer than the new words read unsure) excuse a lower confidence:
+  // marks a restoration drew where there was no legible text (a stain's faded lines turned into dark scribbles, a
   // bleed-through's blurred residue sharpened into mirrored letters) read as many new unsure words, with a few more
   // read (fresh seed 767064 doc_013: 3 more words read, 7 more unsure, confidence 94 → 87; CER 0.005 → 0.135).
   const excused = readsMoreWords(output, input);

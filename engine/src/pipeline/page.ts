@@ -370,10 +370,9 @@ export async function restorePageInThread(
       // The classical plan's page where it was read beside the network's and not shown: a fallback still.
       let classicalRead: Fallback | undefined;
       let classicalTried = false;
-      // The network learned from generated damage, and a page can read better than its input while the network
-      // guessed at letters: the classical plan's page is read too, and the page keeps it when it reads clearly better
-      // than the network's, or, where the network's does not read clearly better than the input (or the guard found
-      // clearly read words changed), than the input.
+      // The network learned from generated damage, and its page can read better than the input where it guessed at
+      // letters: the classical plan's page is read too, and the page keeps it when it reads clearly better than the
+      // network's, or, where the network's does not read clearly better than the input, than the input.
       const netProven = pageReadsBetter(verdict) && !pageReadsWorse(verdict);
       if (useNet && verdict.reading) {
         classicalTried = true;
