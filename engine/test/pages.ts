@@ -101,12 +101,12 @@ export function greyPicture(width = 900, height = 600, low = 110, high = 190, te
   return { data, width, height, channels: 1 };
 }
 
-/** A page as a one-page PNG document at 150 DPI, as an upload would give it to the engine. */
-export async function docOf(img: RawImage): Promise<Doc> {
+/** A page as a one-page PNG document (150 DPI unless told), as an upload would give it to the engine. */
+export async function docOf(img: RawImage, density = 150): Promise<Doc> {
   const png = await sharp(Buffer.from(img.data), {
     raw: { width: img.width, height: img.height, channels: img.channels },
   })
-    .withMetadata({ density: 150 })
+    .withMetadata({ density })
     .png()
     .toBuffer();
   return loadDocument(png);

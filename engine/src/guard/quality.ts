@@ -97,6 +97,11 @@ export function readsNextToNothing(q: ReadingQuality): boolean {
   return q.words < MIN_ADDED_MARKS;
 }
 
+/** Whether a reading holds no word at all: not one with a letter or digit, sure or unsure. */
+export function readsNoWord(q: ReadingQuality): boolean {
+  return q.words === 0 && q.unsure === 0;
+}
+
 /** Why the output reads worse than the input, or undefined when it does not. */
 export function readsWorse(
   input: ReadingQuality,

@@ -27,7 +27,14 @@ import {
 } from '../guard/never-worse.js';
 import { photoStepRejected } from './photo-check.js';
 import { mergeWords } from '../guard/patch.js';
-import { readingQuality, readSideways, readsBetter, RESTORATION_TOLERANCE } from '../guard/quality.js';
+import {
+  readingQuality,
+  readsBetter,
+  readSideways,
+  readsNoWord,
+  RESTORATION_TOLERANCE,
+  type ReadingQuality,
+} from '../guard/quality.js';
 import { patchBadWords, readInside, type WordSources } from '../guard/word-fallback.js';
 import type { PageGuard, PageServices } from './services.js';
 
@@ -244,6 +251,24 @@ export function pageNetCleaner(
   return wanted && registry.has(PAGE_NET) ? async (img) => registry.get(PAGE_NET).run(img, {}) : undefined;
 }
 
+/**
+ * Whether a page routed as text by its lines (not by the caller's mode, and not mostly paper) reads no word in its
+ * input nor in its restoration.
+ */
+function noTextRead(
+  reading: { input: ReadingQuality; output: ReadingQuality },
+  plan: PagePlan,
+  opts: PageOptions,
+): boolean {
+  return (
+    (opts.mode ?? 'auto') === 'auto' &&
+    plan.route === 'document' &&
+    plan.kind !== 'document' &&
+    readsNoWord(reading.input) &&
+    readsNoWord(reading.output)
+  );
+}
+
 export async function restorePageInThread(
   doc: Doc,
   index: number,
@@ -352,6 +377,18 @@ export async function restorePageInThread(
         (c) => c.name,
       );
     const first = await checkedInTime(guard, output);
+    // Lines of blobs can be texture: the noise of a grey photo, broken into JPEG blocks, lines up on the blocks' grid
+    // (dev2 seed 9801 photo_004, the cameraman under sensor noise, motion blur and JPEG at quality 20: 9 text lines
+    // found, whitened and flattened as paper, 22.1 → 5.8 dB). Where a page that is not mostly paper reads not one
+    // word, as it came or restored, the OCR finds no text on it: it is restored as a photo.
+    if (first?.reading && noTextRead(first.reading, plan, opts)) {
+      const asPhoto = await restorePageInThread(doc, index, { ...opts, mode: 'photo' }, registry, services);
+      return {
+        ...asPhoto,
+        measures: { ...asPhoto.measures, noWordsRead: 1 },
+        ms: Math.round(performance.now() - started),
+      };
+    }
     if (!first) {
       // The OCR ran past its time limit on the restoration: no reading proves it, so the page shows the first
       // fallback that reads as well as the input, else the input.
