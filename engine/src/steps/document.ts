@@ -22,11 +22,21 @@ import { hasOtherInk, labelComponents, type ComponentBox } from '../pixels/compo
 
 const scaleOf = (params: Record<string, unknown>) => num(params as never, 'dpi', 150) / 150;
 
-/** Paper background as a smooth full-size map: block max, grey closing wider than any stroke, blur. */
+/**
+ * Half the width (inches) of the closing that takes ink out of the background estimate. The closing is wider than any
+ * stroke, and than the grey fills a page is printed with (a form's section bands, a table's shaded rows: about 0.25–0.3
+ * inch high), so those stay as printed instead of being flattened to white with a grey rim left at their edges (fresh
+ * seed 125189's clean form doc_028: 7.8 % of its pixels changed, CER 0.014 → 0.017). Stains, shadows and yellowing
+ * span more; the wider closing follows a stain's soft edge less closely (a rim up to 13 grey levels short of white,
+ * where 0.093 inch left 6).
+ */
+const BACKGROUND_REACH = 0.2;
+
+/** Paper background as a smooth full-size map: block max, grey closing wider than any stroke and fill, blur. */
 export function estimateBackground(grey: Grey, dpi: number): Float32Array {
   const factor = Math.max(2, Math.round((4 * dpi) / 150));
   const small = reduce(grey.data, grey.width, grey.height, factor, 'max');
-  const radius = Math.max(2, Math.round((14 * dpi) / 150 / factor));
+  const radius = Math.max(2, Math.round((BACKGROUND_REACH * dpi) / factor));
   const closed = rankFilter(
     rankFilter(small.data, small.width, small.height, radius, true),
     small.width,
