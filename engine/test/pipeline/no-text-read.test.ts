@@ -1,29 +1,17 @@
 // Routing by text lines is checked by the OCR: a picture whose texture lines up like text, and which the OCR reads not
 // one word in, as it came or restored, is restored as a photo (real plan, real network where its weights are, real OCR).
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planPage } from '../../src/analysis/plan.js';
-import type { RawImage } from '../../src/image.js';
 import { terminateOcr } from '../../src/ocr/index.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { docOf, greyPicture } from '../pages.js';
+import { jpegRoundTrip } from '../steps/helpers.js';
 
 afterAll(async () => {
   await terminateOcr();
 });
-
-/** The image through JPEG at `quality`, back as greyscale pixels. */
-async function jpegRoundTrip(img: RawImage, quality: number): Promise<RawImage> {
-  const bytes = await sharp(Buffer.from(img.data), {
-    raw: { width: img.width, height: img.height, channels: 1 },
-  })
-    .jpeg({ quality })
-    .toBuffer();
-  const { data, info } = await sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 };
-}
 
 describe('a picture the OCR reads no word in', () => {
   it('is restored as a photo, though its noise in JPEG blocks lines up as text lines', async () => {

@@ -1,5 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { createImage, type RawImage } from '../../src/image.js';
+import { sharpOf, sharpToRaw } from '../../src/pixels/index.js';
 import { publicSet } from '../helpers.js';
 import path from 'node:path';
 
@@ -15,6 +16,11 @@ export async function crop(
     .removeAlpha();
   if (grey) p = p.toColourspace('b-w');
   return rawOf(p);
+}
+
+/** The image through JPEG at `quality` and back, its channel count kept. */
+export async function jpegRoundTrip(img: RawImage, quality: number): Promise<RawImage> {
+  return sharpToRaw(sharp(await sharpOf(img).jpeg({ quality }).toBuffer()), img.channels);
 }
 
 /** What a sharp pipeline gives, as a RawImage. */

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   blockiness,
@@ -15,7 +14,7 @@ import { planPhoto } from '../../src/analysis/plan-photo.js';
 import { createImage, type RawImage } from '../../src/image.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { colourBeyondCast } from '../../src/pixels/levels.js';
-import { crop, psnr } from './helpers.js';
+import { crop, jpegRoundTrip, psnr } from './helpers.js';
 
 const steps = createDefaultRegistry();
 
@@ -160,16 +159,6 @@ function faded(img: RawImage): RawImage {
     }
   }
   return out;
-}
-
-async function jpegRoundTrip(img: RawImage, quality: number): Promise<RawImage> {
-  const bytes = await sharp(img.data, {
-    raw: { width: img.width, height: img.height, channels: img.channels },
-  })
-    .jpeg({ quality })
-    .toBuffer();
-  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height, channels: img.channels };
 }
 
 describe('photo restoration steps on real eval crops', () => {
