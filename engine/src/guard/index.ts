@@ -22,6 +22,7 @@ export {
   READ_CONFIDENCE,
   readingOrder,
   readingQuality,
+  readLessSure,
   readsOutOfOrder,
   type ReadingOrder,
   readsBetter,

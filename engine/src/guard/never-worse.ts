@@ -38,7 +38,7 @@ export function pageReadsWorse(verdict: GuardVerdict, tolerance?: Tolerance): st
   const reading = verdict.reading;
   if (!reading) return undefined;
   return (
-    readsWorse(reading.input, reading.output, tolerance) ??
+    readsWorse(reading.input, reading.output, tolerance, reading.lessSure) ??
     (reading.order === undefined ? undefined : readsOutOfOrder(reading.order))
   );
 }
@@ -52,7 +52,7 @@ export function pageReadsBetter(verdict: GuardVerdict): boolean {
   if (!reading) return false;
   return (
     readsBetter(reading.output, reading.input) ||
-    (reading.mended === true && !readsWorse(reading.input, reading.output))
+    (reading.mended === true && !readsWorse(reading.input, reading.output, undefined, reading.lessSure))
   );
 }
 

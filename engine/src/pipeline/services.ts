@@ -35,6 +35,11 @@ export interface GuardVerdict {
   reading?: {
     input: ReadingQuality;
     output: ReadingQuality;
+    /**
+     * The input's words read that the output reads with the same letters only unsure (readLessSure), where the output
+     * is turned against the input (deskewed); 0 elsewhere.
+     */
+    lessSure?: number;
     /** How the output keeps the input's reading order; set where the input was read whole (maybe by a later check). */
     order?: ReadingOrder;
     /** The output reads whole the lines the input's whole reading cut in two (`linesMended`); set with `order`. */

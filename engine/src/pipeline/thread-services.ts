@@ -19,6 +19,7 @@ import {
   readingOrder,
   readsOutOfOrder,
   readingQuality,
+  readLessSure,
   readsBetter,
   readsWorse,
   turned,
@@ -180,6 +181,17 @@ export function orderDisowned<
 }
 
 /**
+ * The input's words the output reads only less surely (readLessSure), on an output turned against its input (deskewed):
+ * the OCR's confidence moves with the page's layout, and a straightened page lays its words out anew. On a page not
+ * turned a word read less surely at its place is a word whose ink got worse (fresh seed 462966 doc_017, two columns at
+ * low resolution: the classical page reads 28 of the input's words only unsure, and counted as kept they let it be
+ * shown, CER 0.039 -> 0.076).
+ */
+function lessSureWhereTurned(angle: number, input: readonly OcrWord[], output: readonly OcrWord[]): number {
+  return angle === 0 ? 0 : readLessSure(input, output);
+}
+
+/**
  * `recognize`, reading `input` once per set of options: a page's guard checks several candidates (the network's
  * page, the classical plan's, the fallbacks) against the same input, and each may need all of it read.
  */
@@ -264,13 +276,11 @@ export function threadServices(
       // reads fewer words than the page would. Candidates are only comparable on one reading of the input (dev seed
       // 6202 doc_029, uneven light: the network's page was measured against 334 input words read, the classical
       // plan's against 273 read whole, and neither was shown; CER 0.209 where the classical page reads 0.047).
-      const inputReading = (angle: number, rejected: readonly Box[]) =>
+      const inputWords = (angle: number, rejected: readonly Box[]) =>
         whole &&
-        readingQuality(
-          outside(
-            whole.words.map((w) => turned(w, angle, input.width, input.height)),
-            rejected,
-          ),
+        outside(
+          whole.words.map((w) => turned(w, angle, input.width, input.height)),
+          rejected,
         );
       // An output's order against the input's whole reading. Where the input's reading cuts its lines in two side by
       // side and the output's does not, the input's order is no reference (public pdf_001 page 1: a skewed scan
@@ -329,9 +339,15 @@ export function threadServices(
           const ly = output.height / input.height;
           const rejected = verdict.regions.filter((r) => !r.accept);
           const words = verdict.outputOcr.words.map((w) => scaled(w, sx / lx, sy / ly));
+          const angle = verdict.reread?.angle ?? 0;
+          const [inputRead, outputRead] = [
+            outside(verdict.inputOcr.words, rejected),
+            outside(words, rejected),
+          ];
           const reading: NonNullable<GuardVerdict['reading']> = {
-            input: readingQuality(outside(verdict.inputOcr.words, rejected)),
-            output: readingQuality(outside(words, rejected)),
+            input: readingQuality(inputRead),
+            output: readingQuality(outputRead),
+            lessSure: lessSureWhereTurned(angle, inputRead, outputRead),
           };
           const lines = verdict.outputOcr.lines;
           // The whole reading kept lies as the input came (a turned one is read again from the cache: no OCR pass).
@@ -341,15 +357,20 @@ export function threadServices(
             whole ??= verdict.inputOcr;
           else if (
             !whole &&
-            (verdict.reread.full || orderInDoubt(verdict, words) || readsWorse(reading.input, reading.output))
+            (verdict.reread.full ||
+              orderInDoubt(verdict, words) ||
+              readsWorse(reading.input, reading.output, undefined, reading.lessSure))
           )
             whole = await readWhole();
-          const angle = verdict.reread?.angle ?? 0;
           const gutters = () => findGutters(output, dpi * lx).map((g) => ({ x0: g.x0 / lx, x1: g.x1 / lx }));
           checked.push({ words, lines, reading, angle, rejected, gutters });
           if (whole) {
             for (const c of checked) {
-              c.reading.input = inputReading(c.angle, c.rejected) ?? c.reading.input;
+              const read = inputWords(c.angle, c.rejected);
+              if (read) {
+                c.reading.input = readingQuality(read);
+                c.reading.lessSure = lessSureWhereTurned(c.angle, read, outside(c.words, c.rejected));
+              }
               c.reading.order ??= orderOf(c.words, c.lines, c.gutters);
               c.reading.mended ??= c.angle === 0 && linesMended(whole.lines, c.lines);
             }

@@ -7,24 +7,19 @@ import type { RawImage } from '../../src/image.js';
 import { recognizeWords, terminateOcr, type OcrResult, type Recognizer } from '../../src/ocr/index.js';
 import { guardPage, inkChanges, unreadInk, type Box } from '../../src/guard/index.js';
 import { deskew } from '../../src/steps/document.js';
-import { agreementCrop, copyImage, fillBox, findWord, greyCrop, median3, pasteBox } from '../ocr/helpers.js';
+import {
+  agreementCrop,
+  copyImage,
+  fillBox,
+  findWord,
+  greyCrop,
+  median3,
+  pasteBox,
+  skewedCrop,
+} from '../ocr/helpers.js';
 
 let page: RawImage;
 let pageOcr: OcrResult;
-
-/** A taller crop (doc_011, two columns) turned by 1.5°: the plan deskews it. */
-async function skewedCrop(): Promise<RawImage> {
-  const flat = await greyCrop('doc_011', 0, 200, 1275, 800);
-  const turned = await sharp(Buffer.from(flat.data), {
-    raw: { width: flat.width, height: flat.height, channels: 1 },
-  })
-    .rotate(1.5, { background: '#ffffff' })
-    .extract({ left: 10, top: 10, width: 1255, height: 780 })
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(turned.data), width: 1255, height: 780, channels: 1 };
-}
 
 function overlaps(a: Box, b: Box): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;

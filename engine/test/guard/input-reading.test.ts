@@ -9,7 +9,9 @@ import { guardPage, readingQuality, readsWorse, type GuardResult } from '../../s
 import { pageReadsWorse } from '../../src/guard/never-worse.js';
 import { OcrTimeoutError, recognizeWords, terminateOcr, type Recognizer } from '../../src/ocr/index.js';
 import { threadServices } from '../../src/pipeline/thread-services.js';
-import { agreementCrop, copyImage, median3, pixelSum, wrappedTesseract } from '../ocr/helpers.js';
+import { agreementCrop, copyImage, median3, pixelSum, skewedCrop, wrappedTesseract } from '../ocr/helpers.js';
+import { estimateSkew } from '../../src/analysis/measure.js';
+import { deskew } from '../../src/steps/document.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -119,6 +121,31 @@ describe("the input's reading the guard measures a page's candidates on", () => 
       recognize: recognizeWords,
     });
     expect(honest.reread?.full).toBe(false);
+  }, 60_000);
+
+  it("counts the input's words a deskewed output reads less surely, same letters, as neither lost nor added marks", async () => {
+    const skewed = await skewedCrop();
+    const straight = await deskew.run(skewed, { angle: estimateSkew(skewed) });
+    const moved = shifted(skewed, 3);
+    // Every twelfth word of an output read at confidence 55 (as a straightened table's cells can read).
+    const tesseract = wrappedTesseract(
+      dir,
+      'less-sure',
+      (real) =>
+        `if [ "$sum" = ${pixelSum(skewed)} ]; then ${real} "$f" "$@"; ` +
+        `else ${real} "$f" "$@" | awk -F'\\t' -v OFS='\\t' '$1 == 5 && ++n % 12 == 0 { $11 = 55 } { print }'; fi`,
+    );
+    const services = threadServices({ ocr: 'native', tesseract, guardRead: 'changed' });
+    const turned = await services.startGuard!(skewed, 150).check(straight);
+    const reading = turned.reading!;
+    expect(reading.input.words).toBeGreaterThan(50);
+    expect(reading.lessSure).toBeGreaterThanOrEqual(reading.input.words - reading.output.words);
+    expect(readsWorse(reading.input, reading.output)).toMatch(/words read against/);
+    expect(pageReadsWorse(turned)).toBeUndefined();
+    // On a page not turned, a word read less surely at its place is a word whose ink got worse: it counts as lost.
+    const notTurned = await services.startGuard!(skewed, 150).check(moved);
+    expect(notTurned.reading!.lessSure).toBe(0);
+    expect(pageReadsWorse(notTurned)).toMatch(/words read against/);
   }, 60_000);
 
   it.each([

@@ -12,6 +12,7 @@ import {
   classicalReadsBetter,
   firstSafe,
   readingOrder,
+  readLessSure,
   readsBetter,
   readsOutOfOrder,
   readsWorse,
@@ -129,6 +130,43 @@ describe('the whole page reads no worse than its input', () => {
     expect(readsWorse(reading(300, 85, 20), reading(420, 84, 60))).toBeUndefined();
     // Fewer garbage words and surer ones: better, not worse.
     expect(readsWorse(reading(100, 70), reading(104, 60))).toBeUndefined();
+  });
+
+  it('counts words read less surely with the same letters as neither lost nor added marks', () => {
+    const word = (text: string, confidence: number): OcrWord => ({
+      text,
+      confidence,
+      x0: 0,
+      y0: 0,
+      x1: 1,
+      y1: 1,
+    });
+    const input = [
+      word('Kingston', 96),
+      word('Kingston', 95),
+      word('Bristol', 96),
+      word('Filed', 95),
+      word('Paid', 96),
+      word('a', 96),
+    ];
+    // One Kingston still read surely, the other unsure; Bristol unsure as "bristol,"; Filed read as another word;
+    // Paid gone; an unsure word the input lacks altogether counts for nothing.
+    const output = [
+      word('Kingston', 96),
+      word('Kingston', 30),
+      word('bristol,', 40),
+      word('Fled', 40),
+      word('Madison', 20),
+    ];
+    expect(readLessSure(input, output)).toBe(2);
+    // A ruled table read straightened (fresh seed 462966 doc_007): 109 words read as it came, 101 on the restored
+    // page with 10 of the input's read unsure, 12 unsure in all against 6; mean confidence 89 -> 85.
+    const [asCame, restored] = [reading(109, 88.6, 6), reading(101, 85.4, 12)];
+    expect(readsWorse(asCame, restored)).toMatch(/101 words read against 109/);
+    expect(readsWorse(asCame, restored, undefined, 10)).toBeUndefined();
+    // Words less sure still weigh on the mean confidence, and words gone stay lost.
+    expect(readsWorse(asCame, reading(101, 80, 12), undefined, 10)).toMatch(/confidence/);
+    expect(readsWorse(asCame, reading(101, 85.4, 8), undefined, 2)).toMatch(/101 words read against 109/);
   });
 
   it('measures how much of a page reads in the input order', () => {

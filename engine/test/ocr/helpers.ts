@@ -29,6 +29,20 @@ export async function greyCrop(
   return { data: new Uint8Array(data), width: info.width, height: info.height, channels: 1 };
 }
 
+/** A taller crop (doc_011, two columns) turned by 1.5°: the plan deskews it. */
+export async function skewedCrop(): Promise<RawImage> {
+  const flat = await greyCrop('doc_011', 0, 200, 1275, 800);
+  const turned = await sharp(Buffer.from(flat.data), {
+    raw: { width: flat.width, height: flat.height, channels: 1 },
+  })
+    .rotate(1.5, { background: '#ffffff' })
+    .extract({ left: 10, top: 10, width: 1255, height: 780 })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(turned.data), width: 1255, height: 780, channels: 1 };
+}
+
 /** Plain paper of one grey level, nothing on it. */
 export function blankPaper(width: number, height: number, level: number): RawImage {
   return { width, height, channels: 1, data: new Uint8Array(width * height).fill(level) };
