@@ -19,6 +19,11 @@ export const READ_CONFIDENCE = 60;
 function core(w: OcrWord): string {
   return w.text.replace(/[^A-Za-z0-9]/g, '');
 }
+
+/** A word's letters and digits without case: two readings of one word match on it. */
+function letterKey(w: OcrWord): string {
+  return core(w).toLowerCase();
+}
 /** How much worse a reading may be before it counts as worse. */
 export interface Tolerance {
   /** Words lost beyond this share (and at least two) make a page read worse. */
@@ -112,18 +117,23 @@ export function readsNoWord(q: ReadingQuality): boolean {
  * reads 0.011). The guard counts them only on a page it found turned against its input (thread-services.ts).
  */
 export function readLessSure(input: readonly OcrWord[], output: readonly OcrWord[]): number {
-  const key = (w: OcrWord) => core(w).toLowerCase();
   const read = new Map<string, number>();
-  for (const w of input)
-    if (w.confidence >= READ_CONFIDENCE && core(w).length >= 2) read.set(key(w), (read.get(key(w)) ?? 0) + 1);
+  for (const w of input) {
+    if (w.confidence < READ_CONFIDENCE || core(w).length < 2) continue;
+    const k = letterKey(w);
+    read.set(k, (read.get(k) ?? 0) + 1);
+  }
   // The input's read words the output does not read surely, by letters.
-  for (const w of output)
-    if (w.confidence >= READ_CONFIDENCE && read.has(key(w))) read.set(key(w), read.get(key(w))! - 1);
+  for (const w of output) {
+    const k = letterKey(w);
+    if (w.confidence >= READ_CONFIDENCE && read.has(k)) read.set(k, read.get(k)! - 1);
+  }
   let lessSure = 0;
   for (const w of output) {
-    const n = read.get(key(w)) ?? 0;
+    const k = letterKey(w);
+    const n = read.get(k) ?? 0;
     if (w.confidence >= READ_CONFIDENCE || n <= 0) continue;
-    read.set(key(w), n - 1);
+    read.set(k, n - 1);
     lessSure++;
   }
   return lessSure;
@@ -247,10 +257,9 @@ export interface ReadingOrder {
  * without case) against the words both share.
  */
 export function readingOrder(input: readonly OcrWord[], output: readonly OcrWord[]): ReadingOrder {
-  const key = (w: OcrWord) => core(w).toLowerCase();
-  const clear = (w: OcrWord) => w.confidence >= ORDER_CONFIDENCE && key(w).length >= ORDER_LENGTH;
-  const a = input.filter(clear).map(key);
-  const b = output.filter(clear).map(key);
+  const clear = (w: OcrWord) => w.confidence >= ORDER_CONFIDENCE && letterKey(w).length >= ORDER_LENGTH;
+  const a = input.filter(clear).map(letterKey);
+  const b = output.filter(clear).map(letterKey);
   // Both as multisets: the clear words both read, and the output's clear words the input did not read at all (a
   // word the input read unsure is no new word: a skewed page's words gain confidence when it is deskewed).
   const matched = (from: readonly string[]) => {
@@ -263,7 +272,7 @@ export function readingOrder(input: readonly OcrWord[], output: readonly OcrWord
     }).length;
   };
   const common = matched(a);
-  const gained = b.length - matched(input.map(key));
+  const gained = b.length - matched(input.map(letterKey));
   if (common < MIN_ORDER_WORDS) return { kept: 1, moved: 0, gained };
   // Longest common subsequence, one row at a time.
   let previous = new Uint32Array(b.length + 1);
