@@ -23,6 +23,7 @@ export {
   readingOrder,
   readingQuality,
   readLessSure,
+  pageReadingWorse,
   readsOutOfOrder,
   type ReadingOrder,
   readsBetter,

@@ -8,7 +8,13 @@
 // more than 0.5 point 8 → 3, mean CER of the degraded pages unchanged (0.092).
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
-import { FALLBACK_TOLERANCE, readsBetter, readsOutOfOrder, readsWorse, type Tolerance } from './quality.js';
+import {
+  FALLBACK_TOLERANCE,
+  pageReadingWorse,
+  readsBetter,
+  readsOutOfOrder,
+  type Tolerance,
+} from './quality.js';
 import type { GuardVerdict, PageGuard } from '../pipeline/services.js';
 import { OcrTimeoutError } from '../ocr/native.js';
 
@@ -38,7 +44,7 @@ export function pageReadsWorse(verdict: GuardVerdict, tolerance?: Tolerance): st
   const reading = verdict.reading;
   if (!reading) return undefined;
   return (
-    readsWorse(reading.input, reading.output, tolerance, reading.lessSure) ??
+    pageReadingWorse(reading, tolerance) ??
     (reading.order === undefined ? undefined : readsOutOfOrder(reading.order))
   );
 }
@@ -51,8 +57,7 @@ export function pageReadsBetter(verdict: GuardVerdict): boolean {
   const reading = verdict.reading;
   if (!reading) return false;
   return (
-    readsBetter(reading.output, reading.input) ||
-    (reading.mended === true && !readsWorse(reading.input, reading.output, undefined, reading.lessSure))
+    readsBetter(reading.output, reading.input) || (reading.mended === true && !pageReadingWorse(reading))
   );
 }
 

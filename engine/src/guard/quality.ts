@@ -170,6 +170,22 @@ export function readsWorse(
   return undefined;
 }
 
+/** A page's two readings as the guard measures them: the input's, the output's, and the input's words read less surely. */
+export interface PageReading {
+  input: ReadingQuality;
+  output: ReadingQuality;
+  /**
+   * The input's words read that the output reads with the same letters only unsure (readLessSure), where the output
+   * is turned against the input (deskewed); 0 elsewhere.
+   */
+  lessSure?: number;
+}
+
+/** readsWorse on a page's readings, with the words its output reads less surely. */
+export function pageReadingWorse(reading: PageReading, tolerance?: Tolerance): string | undefined {
+  return readsWorse(reading.input, reading.output, tolerance, reading.lessSure);
+}
+
 /**
  * Words read beyond this share (and at least two) make one reading clearly better than another. On 120 generated
  * pages (dev profile, seeds 7301 and 7302, half of them clean), 2 % left a crease repair that brought a two-column

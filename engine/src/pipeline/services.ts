@@ -3,7 +3,7 @@
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import type { Box } from '../guard/changes.js';
-import type { ReadingOrder, ReadingQuality } from '../guard/quality.js';
+import type { PageReading, ReadingOrder } from '../guard/quality.js';
 import type { DetectedOrientation } from '../ocr/index.js';
 
 export interface GuardVerdict {
@@ -32,14 +32,7 @@ export interface GuardVerdict {
    * The whole page's reading, input against output (the input read where the output's ink changed, the output's
    * own words standing for it elsewhere): a page may read worse as a whole with no checked word lost.
    */
-  reading?: {
-    input: ReadingQuality;
-    output: ReadingQuality;
-    /**
-     * The input's words read that the output reads with the same letters only unsure (readLessSure), where the output
-     * is turned against the input (deskewed); 0 elsewhere.
-     */
-    lessSure?: number;
+  reading?: PageReading & {
     /** How the output keeps the input's reading order; set where the input was read whole (maybe by a later check). */
     order?: ReadingOrder;
     /** The output reads whole the lines the input's whole reading cut in two (`linesMended`); set with `order`. */

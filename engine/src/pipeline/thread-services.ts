@@ -21,7 +21,7 @@ import {
   readingQuality,
   readLessSure,
   readsBetter,
-  readsWorse,
+  pageReadingWorse,
   turned,
   type GuardResult,
   type Box,
@@ -357,9 +357,7 @@ export function threadServices(
             whole ??= verdict.inputOcr;
           else if (
             !whole &&
-            (verdict.reread.full ||
-              orderInDoubt(verdict, words) ||
-              readsWorse(reading.input, reading.output, undefined, reading.lessSure))
+            (verdict.reread.full || orderInDoubt(verdict, words) || pageReadingWorse(reading))
           )
             whole = await readWhole();
           const gutters = () => findGutters(output, dpi * lx).map((g) => ({ x0: g.x0 / lx, x1: g.x1 / lx }));
