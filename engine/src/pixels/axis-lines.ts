@@ -14,7 +14,8 @@ export interface AxisLine {
   offset: number;
 }
 
-const MAX_ANGLE_DEG = 4;
+/** The widest angle from the page's axes a line is searched at (folds and creases lie within it). */
+export const MAX_ANGLE_DEG = 4;
 const ANGLE_STEP_DEG = 0.1;
 
 /** About half a crease ridge's width (3 px at 150 DPI): how far from the line the ridge itself reaches. */

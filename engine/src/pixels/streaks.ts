@@ -27,18 +27,25 @@ const DARK = 0.78;
 const MAX_WIDTH = 3;
 /** Share of the sheet's length the line shows along (strokes crossing it count): rules and frames stop short. */
 const MIN_COVER = 0.85;
-/** Share of the length where it shows as a bare thin line: text covers a line crossing it only in places. */
-const MIN_BARE = 0.5;
+/**
+ * Share of the length where it shows as a bare thin line. Text covers a line crossing it only in places, but a line
+ * that runs along a text line, through its letters, is covered over most of the text's width (fresh seed 641437
+ * doc_015: a crease along a line of both columns, bare over 42 % of the sheet). The cover, the bare ends and the
+ * crossings tell a streak from rules and frames.
+ */
+const MIN_BARE = 0.3;
 /**
  * Share of each end tenth of the length where it shows bare: it runs out to the sheet's ends, across the margins,
  * where a table's rule, even one that a shadow prolongs, stops.
  */
 const MIN_BARE_AT_ENDS = 0.3;
 /**
- * How the candidate lines are searched: a one-pixel line needs a row either side counted; the streak runs along the
- * scan's axis (a feeder drags the sheet straight past the speck), so only small angles are tried.
+ * A one-pixel line needs a row either side counted when the candidate lines are searched. A feeder's streak runs
+ * along the scan's axis (the feeder drags the sheet straight past the speck), so by default only small angles are
+ * tried.
  */
-const STREAK_LINES = { spread: 1, maxAngleDeg: 1 };
+const SPREAD = 1;
+export const FEEDER_STREAK_MAX_ANGLE_DEG = 1;
 /** Strokes it crosses away from its ends: a frame's line meets the frame only at its corners. */
 const MIN_CROSSINGS = 3;
 
@@ -142,12 +149,12 @@ function isStreak(g: Grey, line: { angle: number; offset: number }, dpi: number)
   );
 }
 
-/** The scanner streaks of a grey page, along either axis. */
-export function findStreaks(grey: Grey, dpi: number): Streak[] {
+/** The streaks of a grey page, along either axis, within `maxAngleDeg` of it. */
+export function findStreaks(grey: Grey, dpi: number, maxAngleDeg = FEEDER_STREAK_MAX_ANGLE_DEG): Streak[] {
   const streaks: Streak[] = [];
   for (const horizontal of [true, false]) {
     const g = horizontal ? grey : transpose(grey);
-    for (const line of ridgeLines(g, dpi, STREAK_LINES))
+    for (const line of ridgeLines(g, dpi, { spread: SPREAD, maxAngleDeg }))
       if (isStreak(g, line, dpi)) streaks.push({ horizontal, ...line });
   }
   return streaks;

@@ -2,7 +2,7 @@
 // bare; strokes that cross them stay whole.
 import { toGrey, type Grey } from '../pixels/index.js';
 import { mendAlongLines, paperProfile } from '../pixels/axis-lines.js';
-import { bareRuns, findStreaks, type Streak } from '../pixels/streaks.js';
+import { bareRuns, FEEDER_STREAK_MAX_ANGLE_DEG, findStreaks, type Streak } from '../pixels/streaks.js';
 import { num, type Step } from './registry.js';
 
 /** The page with the bare stretches of every streak painted with the paper beside them. */
@@ -28,7 +28,7 @@ export const removeStreaksStep: Step = {
   run(img, params) {
     const dpi = num(params, 'dpi', 150);
     const grey = toGrey(img, 'max');
-    const streaks = findStreaks(grey, dpi);
+    const streaks = findStreaks(grey, dpi, num(params, 'maxAngleDeg', FEEDER_STREAK_MAX_ANGLE_DEG));
     return streaks.length > 0 ? removeStreaks(grey, streaks, dpi) : grey;
   },
 };
