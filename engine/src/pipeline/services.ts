@@ -37,6 +37,8 @@ export interface GuardVerdict {
     order?: ReadingOrder;
     /** The output reads whole the lines the input's whole reading cut in two (`linesMended`); set with `order`. */
     mended?: boolean;
+    /** How many of the output's lines its reading cuts in two side by side (`splitLineCount`). */
+    cutLines?: number;
   };
 }
 

@@ -344,12 +344,13 @@ export function threadServices(
             outside(verdict.inputOcr.words, rejected),
             outside(words, rejected),
           ];
+          const lines = verdict.outputOcr.lines;
           const reading: NonNullable<GuardVerdict['reading']> = {
             input: readingQuality(inputRead),
             output: readingQuality(outputRead),
             lessSure: lessSureWhereTurned(angle, inputRead, outputRead),
+            cutLines: splitLineCount(lines),
           };
-          const lines = verdict.outputOcr.lines;
           // The whole reading kept lies as the input came (a turned one is read again from the cache: no OCR pass).
           // An input the OCR could not read in time reads no words, for every check of the page (none reads it again).
           if (verdict.inputUnread) whole ??= NOTHING_READ;

@@ -12,6 +12,8 @@ import { threadServices } from '../../src/pipeline/thread-services.js';
 import { agreementCrop, copyImage, median3, pixelSum, skewedCrop, wrappedTesseract } from '../ocr/helpers.js';
 import { estimateSkew } from '../../src/analysis/measure.js';
 import { deskew } from '../../src/steps/document.js';
+import { toGrey } from '../../src/pixels/index.js';
+import { textPage } from '../pages.js';
 
 afterAll(async () => {
   await terminateOcr();
@@ -184,4 +186,20 @@ describe("the input's reading the guard measures a page's candidates on", () => 
     },
     60_000,
   );
+});
+
+describe("the guard's count of an output's lines read in pieces", () => {
+  it('counts the lines a white band down the text cuts in two side by side, none on the page whole', async () => {
+    const page = toGrey(await textPage(), 'max');
+    // A band 12 px wide down the middle of every line: each reads as two pieces a word space apart.
+    const data = Uint8Array.from(page.data);
+    for (let y = 0; y < page.height; y++) data.fill(255, y * page.width + 600, y * page.width + 612);
+    const banded = { ...page, data };
+    const guard = threadServices({ ocr: 'native', tesseract: 'tesseract', guardRead: 'changed' }).startGuard!(
+      page,
+      150,
+    );
+    expect((await guard.check(copyImage(page))).reading!.cutLines).toBe(0);
+    expect((await guard.check(banded)).reading!.cutLines).toBeGreaterThanOrEqual(3);
+  }, 60_000);
 });

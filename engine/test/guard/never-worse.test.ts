@@ -79,6 +79,27 @@ describe('the classical plan against the network', () => {
     // Clearly better than the network's page replaces it whatever the doubt.
     expect(classicalReadsBetter(net, better, false)).toBe(true);
   });
+
+  it('replaces a network page read in pieces with one that reads its lines whole and no worse than the input', () => {
+    // Dev seed 9801 doc_013 as the guard read it: the input reads 1 word; the network's page, deskewed, reads more
+    // words than the classical page but cuts 21 of its lines in two side by side; the classical page cuts none.
+    const input = reading(1, 42.9, 1);
+    const net = { input, output: reading(194, 62.8, 119), cutLines: 21 };
+    const classical = { input, output: reading(141, 54.4, 162), cutLines: 0 };
+    expect(classicalReadsBetter(net, classical, false)).toBe(true);
+    // Not where the classical page cuts a line too, or the network's cuts fewer than three.
+    expect(classicalReadsBetter(net, { ...classical, cutLines: 1 }, false)).toBe(false);
+    expect(classicalReadsBetter({ ...net, cutLines: 2 }, classical, false)).toBe(false);
+    // Nor where the classical page reads worse than the input.
+    const readInput = reading(150, 90, 5);
+    expect(
+      classicalReadsBetter(
+        { ...net, input: readInput },
+        { input: readInput, output: reading(120, 85, 10), cutLines: 0 },
+        false,
+      ),
+    ).toBe(false);
+  });
 });
 
 describe('the whole page reads no worse than its input', () => {
