@@ -6,7 +6,8 @@
 // takes it), and it crosses letters on its way (a frame crosses none). Where it runs over paper it is painted out
 // (steps/streak.ts); where a stroke crosses it the stroke stays whole. Levels are taken against the paper beside
 // the line, so a page works as it came (before the trained network, which would darken a streak into a rule) as
-// well as flattened.
+// well as flattened. The network's page shows the same kind of line where a crease was: the network takes the
+// crease's shading and leaves its ridge, so there it is searched at a crease's angles too (analysis/plan.ts).
 import type { Grey } from './index.js';
 import {
   isCrease,

@@ -1,5 +1,6 @@
-// remove-streaks: a sheet feeder's streaks (pixels/streaks.ts) painted with the paper beside them where they run
-// bare; strokes that cross them stay whole.
+// remove-streaks: a sheet feeder's streaks, and the bare ridges the network leaves of creases (pixels/streaks.ts),
+// painted with the paper beside them where they run bare; strokes that cross them stay whole. `maxAngleDeg`: how far
+// from the page's axes the lines are searched (a feeder's streak by default).
 import { toGrey, type Grey } from '../pixels/index.js';
 import { mendAlongLines, paperProfile } from '../pixels/axis-lines.js';
 import { bareRuns, FEEDER_STREAK_MAX_ANGLE_DEG, findStreaks, type Streak } from '../pixels/streaks.js';
