@@ -23,6 +23,7 @@ export {
   readingOrder,
   readingQuality,
   readLessSure,
+  cutWhereWhole,
   pageReadingWorse,
   readsOutOfOrder,
   type ReadingOrder,

@@ -9,6 +9,7 @@
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import {
+  cutWhereWhole,
   FALLBACK_TOLERANCE,
   pageReadingWorse,
   readsBetter,
@@ -61,14 +62,11 @@ export function pageReadsBetter(verdict: GuardVerdict): boolean {
   );
 }
 
-/** Lines cut in two side by side, on one restoration's reading, that make it read in pieces where another reads whole. */
-const MIN_CUT_LINES = 3;
-
 /**
  * Whether reading `a` takes its text in pieces that reading `b`, of another restoration of the page, reads whole: `a`
- * cuts at least MIN_CUT_LINES of its lines in two side by side (the OCR reads each half-line after the other, or a
- * column of halves after the other) and `b` cuts none. It says nothing of which page reads more words: the pieces read
- * words as well as whole lines do, in another order. Dev seed 9801 doc_013 (dev2 profile; a letter under severe
+ * cuts at least MIN_CUT_LINES of its lines in two side by side and `b` none (cutWhereWhole, as `linesMended` holds an
+ * output to its input). It says nothing of which page reads more words: the pieces read words as well as whole
+ * lines do, in another order. Dev seed 9801 doc_013 (dev2 profile; a letter under severe
  * eroded strokes, salt and pepper and a 1° skew, whose input reads 1 word): the network's page, deskewed, read 21 of
  * its 68 lines cut so, 194 words read and 119 unsure, CER 0.681 (0.232 before deskew); the classical page read its 42
  * lines whole, 141 words and 162 unsure, 0.241, and was not shown.
@@ -77,7 +75,7 @@ function readsInPieces(
   a: NonNullable<GuardVerdict['reading']>,
   b: NonNullable<GuardVerdict['reading']>,
 ): boolean {
-  return (a.cutLines ?? 0) >= MIN_CUT_LINES && b.cutLines === 0;
+  return a.cutLines !== undefined && b.cutLines !== undefined && cutWhereWhole(a.cutLines, b.cutLines);
 }
 
 /**

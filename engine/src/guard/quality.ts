@@ -170,6 +170,18 @@ export function readsWorse(
   return undefined;
 }
 
+/** Lines a reading cuts in two side by side that make it read in pieces where another reading cuts none. */
+export const MIN_CUT_LINES = 3;
+
+/**
+ * Whether a reading that cuts `cut` of its lines in two side by side (two lines at one height, less than a line height
+ * apart: the OCR reads the halves one after the other) takes in pieces what a reading that cuts `other` reads whole:
+ * at least MIN_CUT_LINES against none.
+ */
+export function cutWhereWhole(cut: number, other: number): boolean {
+  return cut >= MIN_CUT_LINES && other === 0;
+}
+
 /** A page's two readings as the guard measures them: the input's, the output's, and the input's words read less surely. */
 export interface PageReading {
   input: ReadingQuality;

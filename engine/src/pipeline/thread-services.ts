@@ -20,6 +20,7 @@ import {
   readsOutOfOrder,
   readingQuality,
   readLessSure,
+  cutWhereWhole,
   readsBetter,
   pageReadingWorse,
   turned,
@@ -66,9 +67,6 @@ export function splitLineCount(lines: readonly Box[]): number {
   ).length;
 }
 
-/** Lines cut in two, in the input's whole reading, from which an output reading them all whole reads better. */
-const MIN_MENDED_LINES = 3;
-
 /**
  * Whether the output's reading mends the input's cut lines: the input's whole reading cuts at least three lines in
  * two side by side (a fold or a rule through a column: its halves are read one after the other) and the output's
@@ -77,7 +75,7 @@ const MIN_MENDED_LINES = 3;
  * read no better by words and was not shown.
  */
 export function linesMended(inputLines: readonly Box[], outputLines: readonly Box[]): boolean {
-  return splitLineCount(inputLines) >= MIN_MENDED_LINES && splitLineCount(outputLines) === 0;
+  return cutWhereWhole(splitLineCount(inputLines), splitLineCount(outputLines));
 }
 
 /** An input's reading joins columns where this many of its lines, and this share of them, run across a gutter. */
