@@ -8,17 +8,25 @@ import { fadeLevels } from '../pixels/levels.js';
 export const LOW_CONTRAST_RANGE = 160;
 /** Channels whose white levels differ by more than this carry a colour cast. */
 export const CAST_SPREAD = 40;
+/**
+ * Darkest level (0.1 %, in every channel) from which a photo's blacks count as lifted. Fading and veils lift the
+ * blacks of every channel (the generator's fades by 15 levels and more); a photo that still reaches black somewhere
+ * has its full range, and a narrow range or unequal whites there are its colours: a retina photograph, red on
+ * black, reaches 254 in red and 130 in blue, and stretching its blue made it lose 15.8 dB (dev seed 6101 photo_039).
+ */
+export const LIFTED_BLACK = 12;
 
 /**
  * Steps for the damage a photo plan found nothing to do about: low contrast (a grey or lightly faded print that
- * restore-fade's colour gate skips) or a colour cast get a capped per-channel levels stretch. Sets
- * `measures.range` and `measures.castSpread`.
+ * restore-fade's colour gate skips) or a colour cast, under blacks lifted in every channel, get a capped
+ * per-channel levels stretch. Sets `measures.range` and `measures.castSpread`.
  */
 export function untouchedDamage(img: RawImage, measures: Record<string, number>): StepCall[] {
   const { low, high } = fadeLevels(img);
   const range = Math.min(...high.map((h, c) => h - low[c]!));
   const castSpread = Math.max(...high) - Math.min(...high);
   Object.assign(measures, { range, castSpread });
+  if (Math.min(...low) < LIFTED_BLACK) return [];
   if (range < LOW_CONTRAST_RANGE || castSpread > CAST_SPREAD)
     return [{ name: 'correct-levels', params: { maxGain: 1.6 } }];
   return [];

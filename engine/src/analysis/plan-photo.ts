@@ -13,6 +13,7 @@ import {
   specks,
 } from './measure-photo.js';
 import { fadeLevels } from '../pixels/levels.js';
+import { LIFTED_BLACK } from './damage.js';
 import { estimateSmear, isClearSmear } from './smear.js';
 
 /** Edge blur (Gaussian sigma, px) of sharp photos; restoration only removes the blur beyond it. */
@@ -76,7 +77,7 @@ export function planPhoto(
 
   // 0. A faded colour print: black point lifted in every channel and no channel reaching white. Dust and
   // scratches lie on top of the print, so on a faded print they are the specks outside its black-to-white band.
-  const faded = img.channels >= 3 && !isNeutral(img) && lift >= 12 && white <= 215;
+  const faded = img.channels >= 3 && !isNeutral(img) && lift >= LIFTED_BLACK && white <= 215;
   const jpeg = block > 1.3;
   const deblur = planDeblur(img, measures, { jpeg, grain, blur, faded });
 
@@ -109,12 +110,16 @@ export function planPhoto(
     steps.push({ name: 'denoise-dct', params: { spectrum: true, stride } });
   }
 
-  // 2. Deblurring, before the levels: restore-fade clips at black and white, and a deconvolution of clipped
-  // regions rings.
-  steps.push(...deblur);
-
-  // 3. Levels, cast and colour of the faded print (the step measures them on the cleaned image).
+  // 2. Levels, cast and colour of the faded print (the step measures them on the image cleaned of dust and noise),
+  // before the deblurring: a deconvolution's ringing shifts the levels the step measures, and the self-check judges
+  // a deconvolution by its change in grey levels, which the levels stretch doubles on a deeply faded print. Deblurred
+  // first, a faded orange cat took a wrong 16.5 px smear that passed the self-check, its levels measured on the
+  // ringing turned it blue (dev seed 6101 photo_026: −3.0 dB); with the levels first the self-check rejects the smear
+  // (+3.5 dB).
   if (faded) steps.push({ name: 'restore-fade', params: {} });
+
+  // 3. Deblurring.
+  steps.push(...deblur);
   return { steps, conservative: [] };
 }
 

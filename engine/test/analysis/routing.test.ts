@@ -1,6 +1,7 @@
 // Routing by text lines and the rule that a damaged page is never returned unchanged, on generated pages.
 import { describe, expect, it } from 'vitest';
 import { planPage } from '../../src/analysis/plan.js';
+import { LOW_CONTRAST_RANGE, untouchedDamage } from '../../src/analysis/damage.js';
 import type { RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
@@ -98,6 +99,28 @@ describe('routing and the no-unchanged rule', () => {
     expect(names.length).toBeGreaterThan(0);
     const out = await runSteps(picture, plan.steps, registry);
     expect(meanAbsDiff(picture, out)).toBeGreaterThan(5);
+  });
+
+  it('leaves the colours of a picture that reaches black: its narrow blue range is its colour, not a fade', () => {
+    // A retina-like photograph: a red-orange disc on black, blue never above about 130.
+    const [width, height] = [480, 480];
+    const picture: RawImage = { data: new Uint8Array(width * height * 3), width, height, channels: 3 };
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const r = Math.hypot(x - width / 2, y - height / 2) / (width * 0.45);
+        if (r > 1) continue;
+        const shade = (1 - 0.5 * r * r) * (0.85 + 0.15 * Math.sin(x / 13) * Math.cos(y / 17));
+        const i = (y * width + x) * 3;
+        [250, 190, 130].forEach((top, c) => (picture.data[i + c] = Math.round(top * shade)));
+      }
+    }
+    expect(planPage(picture, 150, 'auto').route).toBe('photo');
+    const measures: Record<string, number> = {};
+    expect(untouchedDamage(picture, measures)).toEqual([]);
+    expect(measures.range).toBeLessThan(LOW_CONTRAST_RANGE);
+    // The same picture veiled (its blacks lifted to 40) is faded, and gets its levels stretched.
+    const veiled = { ...picture, data: picture.data.map((v) => 40 + Math.round(v * 0.8)) };
+    expect(untouchedDamage(veiled, {}).map((s) => s.name)).toEqual(['correct-levels']);
   });
 
   it('gives a text page with mottled yellowing the document plan: one hue in many strengths is a stain', async () => {

@@ -14,6 +14,7 @@ import { planPhoto } from '../../src/analysis/plan-photo.js';
 import { createImage, type RawImage } from '../../src/image.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
 import { colourBeyondCast } from '../../src/pixels/levels.js';
+import { photoStepRejected } from '../../src/pipeline/photo-check.js';
 import { crop, jpegRoundTrip, psnr } from './helpers.js';
 
 const steps = createDefaultRegistry();
@@ -148,14 +149,14 @@ function smearTaps(length: number, angle: number): [number, number, number][] {
 }
 
 /** Print fading as old colour prints show it: less saturation and contrast, lifted blacks, a yellow cast. */
-function faded(img: RawImage): RawImage {
+function faded(img: RawImage, contrast = 0.68, lift = 0.12): RawImage {
   const out = createImage(img.width, img.height, img.channels);
   const cast = [1, 0.98, 0.9];
   for (let p = 0; p < img.data.length; p += 3) {
     const m = (img.data[p]! + img.data[p + 1]! + img.data[p + 2]!) / 3;
     for (let c = 0; c < 3; c++) {
       const v = m + (img.data[p + c]! - m) * 0.6;
-      out.data[p + c] = Math.round((v * 0.68 + 0.12 * 255) * cast[c]!);
+      out.data[p + c] = Math.round((v * contrast + lift * 255) * cast[c]!);
     }
   }
   return out;
@@ -392,5 +393,22 @@ describe('photo plan', () => {
     expect(planPhoto(convolve(sharp7, diskTaps(1.8)), {}).steps.map((s) => s.name)).toEqual([
       'deblur-defocus',
     ]);
+  });
+
+  it("plans a faded print's levels before its deblurring, where the self-check sees a wrong smear at full contrast", async () => {
+    const clean = await crop('photo_002', 'clean.png', { left: 40, top: 30, width: 360, height: 240 });
+    // Faded deeply: the contrast more than halved, the blacks lifted by a fifth.
+    const old = faded(convolve(clean, diskTaps(1.8)), 0.45, 0.2);
+    const names = planPhoto(old, {}).steps.map((s) => s.name);
+    expect(names).toContain('deblur-defocus');
+    expect(names.indexOf('restore-fade')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('restore-fade')).toBeLessThan(names.indexOf('deblur-defocus'));
+    // A long smear deconvolved where there is none: on the faded print its ringing stays within the self-check's
+    // limit (the print spans less than half of the levels), on the print with its levels restored it does not.
+    const wrong = { angle: 70, length: 16.5, nsr: 0.01 };
+    const deblur = steps.get('deblur-motion');
+    expect(photoStepRejected(old, await deblur.run(old, wrong), deblur)).toBeUndefined();
+    const restored = await steps.get('restore-fade').run(old, {});
+    expect(photoStepRejected(restored, await deblur.run(restored, wrong), deblur)).toMatch(/self-check/);
   });
 });
