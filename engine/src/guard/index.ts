@@ -24,6 +24,7 @@ export {
   readingQuality,
   readLessSure,
   cutWhereWhole,
+  cutFarMore,
   pageReadingWorse,
   readsOutOfOrder,
   type ReadingOrder,

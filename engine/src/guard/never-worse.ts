@@ -64,12 +64,12 @@ export function pageReadsBetter(verdict: GuardVerdict): boolean {
 
 /**
  * Whether reading `a` takes its text in pieces that reading `b`, of another restoration of the page, reads whole: `a`
- * cuts at least MIN_CUT_LINES of its lines in two side by side and `b` none (cutWhereWhole, as `linesMended` holds an
- * output to its input). It says nothing of which page reads more words: the pieces read words as well as whole
- * lines do, in another order. Dev seed 9801 doc_013 (dev2 profile; a letter under severe
- * eroded strokes, salt and pepper and a 1° skew, whose input reads 1 word): the network's page, deskewed, read 21 of
- * its 68 lines cut so, 194 words read and 119 unsure, CER 0.681 (0.232 before deskew); the classical page read its 42
- * lines whole, 141 words and 162 unsure, 0.241, and was not shown.
+ * cuts at least MIN_CUT_LINES of its lines in two side by side and `b` none (cutWhereWhole). It says nothing of
+ * which page reads more words: the pieces read words as well as whole lines do, in another order. Dev seed 9801
+ * doc_013 (dev2 profile; a letter under severe eroded strokes, salt and pepper and a 1° skew, whose input reads 1
+ * word): the network's page, deskewed, read 21 of its 68 lines cut so, 194 words read and 119 unsure, CER 0.681
+ * (0.232 before deskew); the classical page read its 42 lines whole, 141 words and 162 unsure, 0.241, and was not
+ * shown.
  */
 function readsInPieces(
   a: NonNullable<GuardVerdict['reading']>,
@@ -82,10 +82,13 @@ function readsInPieces(
  * Whether the classical plan's page replaces the network's: it reads clearly better than the network's, or reads
  * whole the lines the network's reads in pieces (readsInPieces) and no worse than the input, or the network's is in
  * doubt (it read no better than the input, or worse) and the classical page reads clearly better than
- * the input. Each check reads the input again only where its candidate changed the ink, so the two readings of the
- * input differ by OCR's jitter: the classical page must read clearly better than both (dev seed 6102 doc_003, a noisy
- * page the network cleaned to CER 0.003: the classical denoiser's broken strokes, CER 0.015, read 7 words more than
- * one reading of the input and 2 more than the other).
+ * the input, by its words or by the lines of the input's reading it mends (dev3 seed 9903 doc_002, two folds down a
+ * letter: the input's reading cut 30 lines, CER 0.686; the network's page cut 17 and read in another order, 0.236;
+ * the classical page cut 11, 0.164, its words fewer by those the folds had cut in two; the page was shown as it came).
+ * Each check reads the input again only where its candidate changed the ink, so the two readings of the input differ
+ * by OCR's jitter: the classical page must read clearly better than both (dev seed 6102 doc_003, a noisy page the
+ * network cleaned to CER 0.003: the classical denoiser's broken strokes, CER 0.015, read 7 words more than one reading
+ * of the input and 2 more than the other).
  */
 export function classicalReadsBetter(
   net: NonNullable<GuardVerdict['reading']>,
@@ -94,8 +97,10 @@ export function classicalReadsBetter(
 ): boolean {
   if (readsBetter(classical.output, net.output)) return true;
   if (readsInPieces(net, classical) && !pageReadingWorse(classical)) return true;
+  const mends = classical.mended === true && !pageReadingWorse(classical);
   return (
-    netDoubted && readsBetter(classical.output, classical.input) && readsBetter(classical.output, net.input)
+    netDoubted &&
+    (mends || (readsBetter(classical.output, classical.input) && readsBetter(classical.output, net.input)))
   );
 }
 

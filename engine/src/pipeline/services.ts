@@ -35,7 +35,10 @@ export interface GuardVerdict {
   reading?: PageReading & {
     /** How the output keeps the input's reading order; set where the input was read whole (maybe by a later check). */
     order?: ReadingOrder;
-    /** The output reads whole the lines the input's whole reading cut in two (`linesMended`); set with `order`. */
+    /**
+     * The output reads whole the lines the input's whole reading cut in two, or most of them (`linesMended`); set with
+     * `order`, and `joinedLines` with it.
+     */
     mended?: boolean;
     /** How many of the output's lines its reading cuts in two side by side (`splitLineCount`). */
     cutLines?: number;

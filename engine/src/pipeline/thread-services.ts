@@ -20,7 +20,7 @@ import {
   readsOutOfOrder,
   readingQuality,
   readLessSure,
-  cutWhereWhole,
+  cutFarMore,
   readsBetter,
   pageReadingWorse,
   turned,
@@ -70,12 +70,13 @@ export function splitLineCount(lines: readonly Box[]): number {
 /**
  * Whether the output's reading mends the input's cut lines: the input's whole reading cuts at least three lines in
  * two side by side (a fold or a rule through a column: its halves are read one after the other) and the output's
- * cuts none. Dev-profile seed 582791 doc_008, a crease down the right column: the input's reading cut 20 lines there,
- * CER 0.290; the classical plan's page, fold repaired, read them whole (0.062) with as many words as the input, so it
- * read no better by words and was not shown.
+ * cuts none, or at most half as many (cutFarMore). Dev-profile seed 582791 doc_008, a crease down the right column:
+ * the input's reading cut 20 lines there, CER 0.290; the classical plan's page, fold repaired, read them whole (0.062)
+ * with as many words as the input, so it read no better by words and was not shown. Dev3 seed 9903 doc_002, two
+ * folds down a letter: the input's reading cut 30 lines (0.686), the classical plan's page 11 (0.164).
  */
 export function linesMended(inputLines: readonly Box[], outputLines: readonly Box[]): boolean {
-  return cutWhereWhole(splitLineCount(inputLines), splitLineCount(outputLines));
+  return cutFarMore(splitLineCount(inputLines), splitLineCount(outputLines));
 }
 
 /** An input's reading joins columns where this many of its lines, and this share of them, run across a gutter. */
@@ -281,13 +282,16 @@ export function threadServices(
           rejected,
         );
       // An output's order against the input's whole reading. Where the input's reading cuts its lines in two side by
-      // side and the output's does not, the input's order is no reference (public pdf_001 page 1: a skewed scan
-      // read as half-lines, one half-column after the other; its deskewed page reads straight through).
+      // side and the output's does not, or far less (cutFarMore), the input's order is no reference (public pdf_001
+      // page 1: a skewed scan read as half-lines, one half-column after the other; its deskewed page reads straight
+      // through).
       // Nor is it where its reading joins across the columns the output's reads apart, or takes them in pieces that the
       // output's reads through.
       // The gutters are looked for only where the order moved.
       const orderOf = (words: OcrWord[], lines: readonly OcrLine[], gutters: () => readonly Gutter[]) => {
-        if (!whole || (splitLines(whole.lines) && !splitLines(lines))) return undefined;
+        if (!whole) return undefined;
+        const [inputCut, outputCut] = [splitLineCount(whole.lines), splitLineCount(lines)];
+        if ((inputCut > 0 && outputCut === 0) || cutFarMore(inputCut, outputCut)) return undefined;
         const order = readingOrder(whole.words, words);
         if (!readsOutOfOrder(order)) return order;
         // The output page's gutters are found once (a pass over its ink) for both tests.
@@ -369,7 +373,11 @@ export function threadServices(
                 c.reading.lessSure = lessSureWhereTurned(c.angle, read, outside(c.words, c.rejected));
               }
               c.reading.order ??= orderOf(c.words, c.lines, c.gutters);
-              c.reading.mended ??= c.angle === 0 && linesMended(whole.lines, c.lines);
+              if (c.reading.mended === undefined) {
+                c.reading.mended = c.angle === 0 && linesMended(whole.lines, c.lines);
+                if (c.reading.mended)
+                  c.reading.joinedLines = splitLineCount(whole.lines) - splitLineCount(c.lines);
+              }
             }
             for (const c of orderDisowned(checked)) delete c.reading.order;
           }

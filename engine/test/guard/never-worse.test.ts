@@ -80,6 +80,26 @@ describe('the classical plan against the network', () => {
     expect(classicalReadsBetter(net, better, false)).toBe(true);
   });
 
+  it("replaces a doubted network page with one that mends the input's cut lines and reads no worse", () => {
+    // Dev3 seed 9903 doc_002 as the guard read it: two folds down a letter cut 30 lines of the input's reading. The
+    // network's page reads in another order (doubted); the classical page mends 19 of the cut lines and reads 9 words
+    // fewer (words cut in two by the folds read as two), as sure.
+    const net = { input: reading(292, 93, 9), output: reading(285, 92.8, 9), cutLines: 17 };
+    const classical = {
+      input: reading(293, 93, 9),
+      output: reading(284, 93.3, 8),
+      cutLines: 11,
+      mended: true,
+      joinedLines: 19,
+    };
+    expect(classicalReadsBetter(net, classical, true)).toBe(true);
+    // Not where the network's page is not doubted, nor where the classical page mends nothing.
+    expect(classicalReadsBetter(net, classical, false)).toBe(false);
+    expect(classicalReadsBetter(net, { ...classical, mended: false, joinedLines: 0 }, true)).toBe(false);
+    // Words fewer by more than the lines it joined are words lost.
+    expect(classicalReadsBetter(net, { ...classical, output: reading(250, 93.3, 8) }, true)).toBe(false);
+  });
+
   it('replaces a network page read in pieces with one that reads its lines whole and no worse than the input', () => {
     // Dev seed 9801 doc_013 as the guard read it: the input reads 1 word; the network's page, deskewed, reads more
     // words than the classical page but cuts 21 of its lines in two side by side; the classical page cuts none.
@@ -106,6 +126,9 @@ describe('the whole page reads no worse than its input', () => {
   it('compares words read and mean confidence', () => {
     expect(readsWorse(reading(100, 90), reading(99, 90))).toBeUndefined();
     expect(readsWorse(reading(100, 90), reading(90, 92))).toMatch(/90 words/);
+    // Unless the output joins lines the input's reading cut in two: a word cut by a fold read as two is no word lost.
+    expect(readsWorse(reading(100, 90), reading(90, 92), undefined, 0, 8)).toBeUndefined();
+    expect(readsWorse(reading(100, 90), reading(90, 92), undefined, 0, 5)).toMatch(/90 words/);
     expect(readsWorse(reading(100, 90), reading(100, 80))).toMatch(/confidence/);
     // A lower confidence is excused only by clearly more words read: one more is not enough.
     expect(readsWorse(reading(100, 90), reading(101, 80))).toMatch(/confidence/);

@@ -110,12 +110,17 @@ describe('linesMended', () => {
   const whole = (n: number) => linesDown(n, 100, 900);
   const cut = (n: number) => cutAt(whole(n), 480, 492);
 
-  it("finds an output reading whole the lines the input's reading cut in two", () => {
+  it("finds an output reading whole the lines the input's reading cut in two, or most of them", () => {
     expect(linesMended([...cut(3), ...whole(20)], whole(23))).toBe(true);
+    // Dev3 seed 9903 doc_002 as the guard read it: two folds down a letter, 30 lines cut; the classical page cuts 11.
+    expect(linesMended(cut(30), [...cut(11), ...whole(19)])).toBe(true);
+    expect(linesMended(cut(20), [...cut(1), ...whole(19)])).toBe(true);
+    expect(linesMended([...cut(3), ...whole(20)], [...cut(1), ...whole(22)])).toBe(true);
   });
 
-  it('does not where the output cuts a line too, or the input cut fewer than three', () => {
-    expect(linesMended(cut(20), [...cut(1), ...whole(19)])).toBe(false);
+  it('does not where the output cuts more than half as many lines, or the input cut fewer than three', () => {
+    expect(linesMended(cut(30), [...cut(17), ...whole(13)])).toBe(false);
+    expect(linesMended([...cut(3), ...whole(20)], [...cut(2), ...whole(21)])).toBe(false);
     expect(linesMended([...cut(2), ...whole(20)], whole(22))).toBe(false);
     expect(linesMended(whole(20), whole(20))).toBe(false);
   });
