@@ -113,9 +113,9 @@ export function planPhoto(
   // 2. Levels, cast and colour of the faded print (the step measures them on the image cleaned of dust and noise),
   // before the deblurring: a deconvolution's ringing shifts the levels the step measures, and the self-check judges
   // a deconvolution by its change in grey levels, which the levels stretch doubles on a deeply faded print. Deblurred
-  // first, a faded orange cat took a wrong 16.5 px smear that passed the self-check, its levels measured on the
-  // ringing turned it blue (dev seed 6101 photo_026: −3.0 dB); with the levels first the self-check rejects the smear
-  // (+3.5 dB).
+  // first, a faded orange cat took a wrong 16.5 px smear that passed the self-check, and the levels measured on its
+  // ringing turned the cat blue (dev seed 6101 photo_026: −3.0 dB); with the levels first the self-check rejects the
+  // smear (+3.5 dB).
   if (faded) steps.push({ name: 'restore-fade', params: {} });
 
   // 3. Deblurring.
