@@ -57,9 +57,12 @@ export function pageReadsWorse(verdict: GuardVerdict, tolerance?: Tolerance): st
 export function pageReadsBetter(verdict: GuardVerdict): boolean {
   const reading = verdict.reading;
   if (!reading) return false;
-  return (
-    readsBetter(reading.output, reading.input) || (reading.mended === true && !pageReadingWorse(reading))
-  );
+  return readsBetter(reading.output, reading.input) || mendsNoWorse(reading);
+}
+
+/** Whether a reading reads whole the lines the input's reading cut in two (`mended`) and reads no worse. */
+function mendsNoWorse(reading: NonNullable<GuardVerdict['reading']>): boolean {
+  return reading.mended === true && !pageReadingWorse(reading);
 }
 
 /**
@@ -97,10 +100,10 @@ export function classicalReadsBetter(
 ): boolean {
   if (readsBetter(classical.output, net.output)) return true;
   if (readsInPieces(net, classical) && !pageReadingWorse(classical)) return true;
-  const mends = classical.mended === true && !pageReadingWorse(classical);
   return (
     netDoubted &&
-    (mends || (readsBetter(classical.output, classical.input) && readsBetter(classical.output, net.input)))
+    (mendsNoWorse(classical) ||
+      (readsBetter(classical.output, classical.input) && readsBetter(classical.output, net.input)))
   );
 }
 
