@@ -21,6 +21,8 @@ export {
   RESTORATION_TOLERANCE,
   READ_CONFIDENCE,
   readingOrder,
+  clearWordsGained,
+  clearerAmongMarks,
   readingQuality,
   readLessSure,
   cutWhereWhole,

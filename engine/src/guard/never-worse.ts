@@ -9,6 +9,7 @@
 import type { RawImage } from '../image.js';
 import type { OcrWord } from '../io/encode.js';
 import {
+  clearerAmongMarks,
   cutWhereWhole,
   FALLBACK_TOLERANCE,
   pageReadingWorse,
@@ -52,12 +53,13 @@ export function pageReadsWorse(verdict: GuardVerdict, tolerance?: Tolerance): st
 
 /**
  * Whether a verdict's output reads clearly better than its input: more words read, or surer, or as many words with
- * the lines the input's reading cut in two read whole (its halves no longer read one after the other).
+ * the lines the input's reading cut in two read whole (its halves no longer read one after the other), or far clearer
+ * than an input drowned in marks (clearerAmongMarks).
  */
 export function pageReadsBetter(verdict: GuardVerdict): boolean {
   const reading = verdict.reading;
   if (!reading) return false;
-  return readsBetter(reading.output, reading.input) || mendsNoWorse(reading);
+  return readsBetter(reading.output, reading.input) || mendsNoWorse(reading) || clearerAmongMarks(reading);
 }
 
 /** Whether a reading reads whole the lines the input's reading cut in two (`mended`) and reads no worse. */
@@ -84,10 +86,12 @@ function readsInPieces(
 /**
  * Whether the classical plan's page replaces the network's: it reads clearly better than the network's, or reads
  * whole the lines the network's reads in pieces (readsInPieces) and no worse than the input, or the network's is in
- * doubt (it read no better than the input, or worse) and the classical page reads clearly better than
- * the input, by its words or by the lines of the input's reading it mends (dev3 seed 9903 doc_002, two folds down a
- * letter: the input's reading cut 30 lines, CER 0.686; the network's page cut 17 and read in another order, 0.236;
- * the classical page cut 11, 0.164, its words fewer by those the folds had cut in two; the page was shown as it came).
+ * doubt (it read no better than the input, or worse) and the classical page reads clearly better than the input: by
+ * its words, by the lines of the input's reading it mends (dev3 seed 9903 doc_002, two folds down a letter: the
+ * input's reading cut 30 lines, CER 0.686; the network's page cut 17 and read in another order, 0.236; the classical
+ * page cut 11, 0.164, its words fewer by those the folds had cut in two; the page was shown as it came), or by reading
+ * far clearer than an input drowned in marks (clearerAmongMarks; dev3 seed 9906 doc_025, where the network drew a
+ * dark bleed-through as crisp mirrored lines).
  * Each check reads the input again only where its candidate changed the ink, so the two readings of the input differ
  * by OCR's jitter: the classical page must read clearly better than both (dev seed 6102 doc_003, a noisy page the
  * network cleaned to CER 0.003: the classical denoiser's broken strokes, CER 0.015, read 7 words more than one reading
@@ -103,6 +107,7 @@ export function classicalReadsBetter(
   return (
     netDoubted &&
     (mendsNoWorse(classical) ||
+      clearerAmongMarks(classical) ||
       (readsBetter(classical.output, classical.input) && readsBetter(classical.output, net.input)))
   );
 }

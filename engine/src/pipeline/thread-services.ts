@@ -21,6 +21,7 @@ import {
   readingQuality,
   readLessSure,
   cutFarMore,
+  clearWordsGained,
   readsBetter,
   pageReadingWorse,
   turned,
@@ -352,6 +353,7 @@ export function threadServices(
             output: readingQuality(outputRead),
             lessSure: lessSureWhereTurned(angle, inputRead, outputRead),
             cutLines: splitLineCount(lines),
+            gained: clearWordsGained(inputRead, outputRead),
           };
           // The whole reading kept lies as the input came (a turned one is read again from the cache: no OCR pass).
           // An input the OCR could not read in time reads no words, for every check of the page (none reads it again).
@@ -369,8 +371,10 @@ export function threadServices(
             for (const c of checked) {
               const read = inputWords(c.angle, c.rejected);
               if (read) {
+                const outputRead = outside(c.words, c.rejected);
                 c.reading.input = readingQuality(read);
-                c.reading.lessSure = lessSureWhereTurned(c.angle, read, outside(c.words, c.rejected));
+                c.reading.lessSure = lessSureWhereTurned(c.angle, read, outputRead);
+                c.reading.gained = clearWordsGained(read, outputRead);
               }
               c.reading.order ??= orderOf(c.words, c.lines, c.gutters);
               if (c.reading.mended === undefined) {

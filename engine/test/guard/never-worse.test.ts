@@ -10,7 +10,10 @@ import { loadDocument, type Doc } from '../../src/io/decode.js';
 import { terminateOcr } from '../../src/ocr/index.js';
 import {
   classicalReadsBetter,
+  clearerAmongMarks,
+  clearWordsGained,
   firstSafe,
+  pageReadingWorse,
   readingOrder,
   readLessSure,
   readsBetter,
@@ -211,6 +214,45 @@ describe('the whole page reads no worse than its input', () => {
     // Words less sure still weigh on the mean confidence, and words gone stay lost.
     expect(readsWorse(asCame, reading(101, 80, 12), undefined, 10)).toMatch(/confidence/);
     expect(readsWorse(asCame, reading(101, 85.4, 8), undefined, 2)).toMatch(/101 words read against 109/);
+  });
+
+  it('takes an input drowned in marks for no reference of words lost when the output reads far clearer', () => {
+    const word = (text: string, confidence: number): OcrWord => ({
+      text,
+      confidence,
+      x0: 0,
+      y0: 0,
+      x1: 1,
+      y1: 1,
+    });
+    // Clear words (90 on, four letters or more) the input lacks altogether, not even unsure: "Invoice" read unsure
+    // in the input is no word gained, nor is a short or unsure word of the output.
+    const input = [word('noitstimil', 70), word('Invoice', 40), word('yd', 65)];
+    const output = [
+      word('Insurance', 95),
+      word('Jefferson', 92),
+      word('invoice,', 96),
+      word('Road', 91),
+      word('on', 97),
+      word('parcel', 80),
+    ];
+    expect(clearWordsGained(input, output)).toBe(3);
+    // Dev3 seed 9906 doc_025, an invoice under a bleed-through as dark as its print: the input read 139 words among
+    // 274 unsure, most of its lost words the back's mirrored lines; the classical page 105 among 58 unsure, with 17
+    // clear words the input lacked (CER 1.000 -> 0.315).
+    const drowned = { input: reading(139, 43.4, 274), output: reading(105, 68.4, 58), gained: 17 };
+    expect(readsWorse(drowned.input, drowned.output)).toMatch(/105 words read against 139/);
+    expect(clearerAmongMarks(drowned)).toBe(true);
+    expect(pageReadingWorse(drowned)).toBeUndefined();
+    // Without clear words gained, fewer words among fewer specks may be faint words erased: still worse.
+    expect(clearerAmongMarks({ ...drowned, gained: 4 })).toBe(false);
+    expect(pageReadingWorse({ ...drowned, gained: 4 })).toMatch(/105 words read against 139/);
+    // Nor is it far clearer when the input reads more words than marks, when the output is drowned itself, when it is
+    // not MIN_CLEARER_CONFIDENCE_GAIN points surer, or when it keeps more than half the marks.
+    expect(clearerAmongMarks({ ...drowned, input: reading(139, 43.4, 130) })).toBe(false);
+    expect(clearerAmongMarks({ ...drowned, output: reading(105, 68.4, 110) })).toBe(false);
+    expect(clearerAmongMarks({ ...drowned, output: reading(105, 52, 58) })).toBe(false);
+    expect(clearerAmongMarks({ ...drowned, output: reading(105, 68.4, 140) })).toBe(false);
   });
 
   it('measures how much of a page reads in the input order', () => {
