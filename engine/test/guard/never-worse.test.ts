@@ -32,6 +32,11 @@ afterAll(async () => {
   await terminateOcr();
 });
 
+/** An OCR word of one pixel's box: the reading measures look at its letters and confidence only. */
+function word(text: string, confidence: number): OcrWord {
+  return { text, confidence, x0: 0, y0: 0, x1: 1, y1: 1 };
+}
+
 /** Only words of three letters or fewer: the word guard checks none of them. */
 const SHORT_WORDS =
   'the cat and dog ran far but not too far for its own new bed so we set out to buy one and get two old mats';
@@ -180,14 +185,6 @@ describe('the whole page reads no worse than its input', () => {
   });
 
   it('counts words read less surely with the same letters as neither lost nor added marks', () => {
-    const word = (text: string, confidence: number): OcrWord => ({
-      text,
-      confidence,
-      x0: 0,
-      y0: 0,
-      x1: 1,
-      y1: 1,
-    });
     const input = [
       word('Kingston', 96),
       word('Kingston', 95),
@@ -217,14 +214,6 @@ describe('the whole page reads no worse than its input', () => {
   });
 
   it('takes an input drowned in marks for no reference of words lost when the output reads far clearer', () => {
-    const word = (text: string, confidence: number): OcrWord => ({
-      text,
-      confidence,
-      x0: 0,
-      y0: 0,
-      x1: 1,
-      y1: 1,
-    });
     // Clear words (90 on, four letters or more) the input lacks altogether, not even unsure: "Invoice" read unsure
     // in the input is no word gained, nor is a short or unsure word of the output.
     const input = [word('noitstimil', 70), word('Invoice', 40), word('yd', 65)];
