@@ -3,6 +3,7 @@ import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
 import type { PagePlan } from './plan.js';
 import { fadeLevels } from '../pixels/levels.js';
+import { percentile } from '../pixels/index.js';
 
 /** A picture whose tones span less than this (in some channel, 0.1 % to 99.5 %) is faded or veiled. */
 export const LOW_CONTRAST_RANGE = 160;
@@ -33,6 +34,29 @@ export function untouchedDamage(img: RawImage, measures: Record<string, number>)
 }
 
 /**
+ * Levels below white, in some channel, from which a page's paper counts as far from white (yellowed, greyed, stained
+ * all over). Generated clean pages measure 0; on dev4 seed 9904 and fresh seed 13479, the lightly yellowed or
+ * water-damaged pages 16-23, the others with yellowing, water damage, uneven light or a phone's photo 28-84.
+ */
+export const PAPER_OFF_WHITE = 24;
+
+/**
+ * How far the page's paper lies below white: the largest, over its colour channels, of 255 less the channel's 75th
+ * percentile (a page is mostly paper, so that level is the paper's).
+ */
+export function paperOffWhite(img: RawImage): number {
+  const channels = img.channels === 4 ? 3 : img.channels;
+  const pixels = img.width * img.height;
+  let darkest = 255;
+  for (let c = 0; c < channels; c++) {
+    const hist = new Uint32Array(256);
+    for (let i = 0; i < pixels; i++) hist[img.data[i * img.channels + c]!]!++;
+    darkest = Math.min(darkest, percentile(hist, pixels, 0.75));
+  }
+  return 255 - darkest;
+}
+
+/**
  * Steps a document plan gives only a page it measured as damaged: skewed, smeared, streaked, noisy, speckled or faded
  * (the others run on every page and find their own damage, or none). None is planned for any clean page of the
  * public set or of seed 174071 (60 pages); `smooth-document` is left out, as small print's soft edges plan it too.
@@ -46,7 +70,14 @@ const DAMAGE_STEPS = new Set([
   'restore-ink-contrast',
 ]);
 
-/** Whether a document plan measured damage on its page: a frame to straighten, or a step of DAMAGE_STEPS. */
-export function documentDamageMeasured(plan: Pick<PagePlan, 'geometry' | 'steps'>): boolean {
-  return plan.geometry.length > 0 || plan.steps.some((s) => DAMAGE_STEPS.has(s.name));
+/**
+ * Whether a document plan measured damage on its page: a frame to straighten, a step of DAMAGE_STEPS, or paper far
+ * from white (`measures.paperOffWhite`, PAPER_OFF_WHITE on).
+ */
+export function documentDamageMeasured(plan: Pick<PagePlan, 'geometry' | 'steps' | 'measures'>): boolean {
+  return (
+    plan.geometry.length > 0 ||
+    plan.steps.some((s) => DAMAGE_STEPS.has(s.name)) ||
+    (plan.measures.paperOffWhite ?? 0) >= PAPER_OFF_WHITE
+  );
 }

@@ -1,7 +1,12 @@
 // Routing by text lines and the rule that a damaged page is never returned unchanged, on generated pages.
 import { describe, expect, it } from 'vitest';
 import { planPage } from '../../src/analysis/plan.js';
-import { LOW_CONTRAST_RANGE, untouchedDamage } from '../../src/analysis/damage.js';
+import {
+  documentDamageMeasured,
+  LOW_CONTRAST_RANGE,
+  paperOffWhite,
+  untouchedDamage,
+} from '../../src/analysis/damage.js';
 import type { RawImage } from '../../src/image.js';
 import { runSteps } from '../../src/pipeline/page.js';
 import { createDefaultRegistry } from '../../src/steps/index.js';
@@ -81,6 +86,22 @@ describe('routing and the no-unchanged rule', () => {
     const out = await runSteps(form, plan.steps, registry);
     expect(meanAbsDiff(form, out)).toBeGreaterThan(10);
     expect(paperLevel(out)).toBeGreaterThanOrEqual(250);
+  });
+
+  it('measures a page whose paper is far from white as damaged, so that it is not shown as it came', async () => {
+    // Fresh seed 13479 doc_013, a form under water damage: paper at (249, 244, 221), dark ink, no other damage the plan
+    // measures. Its restoration read as well as the input and no better, and the page was shown as it came (CER 0.562;
+    // the restoration 0.086).
+    const page = await textPage({ lines: 14, paper: 255 });
+    const yellowed = tinted(page, [0.976, 0.957, 0.867]);
+    expect(paperOffWhite(yellowed)).toBe(34);
+    expect(documentDamageMeasured(planPage(yellowed, 150, 'auto'))).toBe(true);
+    // Paper lightly off white (a scanner's grey, light yellowing) and white paper are no such damage.
+    const light = tinted(page, [0.98, 0.96, 0.92]);
+    expect(paperOffWhite(light)).toBe(20);
+    expect(documentDamageMeasured(planPage(light, 150, 'auto'))).toBe(false);
+    expect(paperOffWhite(page)).toBe(0);
+    expect(documentDamageMeasured(planPage(page, 150, 'auto'))).toBe(false);
   });
 
   it('darkens faint ink on dim paper (low ink contrast, not only light ink)', async () => {
