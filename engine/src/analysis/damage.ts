@@ -3,7 +3,7 @@ import type { RawImage } from '../image.js';
 import type { StepCall } from '../steps/registry.js';
 import type { PagePlan } from './plan.js';
 import { fadeLevels } from '../pixels/levels.js';
-import { percentile } from '../pixels/index.js';
+import { histogram, percentile } from '../pixels/index.js';
 
 /** A picture whose tones span less than this (in some channel, 0.1 % to 99.5 %) is faded or veiled. */
 export const LOW_CONTRAST_RANGE = 160;
@@ -48,11 +48,8 @@ export function paperOffWhite(img: RawImage): number {
   const channels = img.channels === 4 ? 3 : img.channels;
   const pixels = img.width * img.height;
   let darkest = 255;
-  for (let c = 0; c < channels; c++) {
-    const hist = new Uint32Array(256);
-    for (let i = 0; i < pixels; i++) hist[img.data[i * img.channels + c]!]!++;
-    darkest = Math.min(darkest, percentile(hist, pixels, 0.75));
-  }
+  for (let c = 0; c < channels; c++)
+    darkest = Math.min(darkest, percentile(histogram(img.data, img.channels, c), pixels, 0.75));
   return 255 - darkest;
 }
 
