@@ -114,12 +114,6 @@ export function bareRuns(g: Grey, line: { angle: number; offset: number }, p: Pr
   return { first, last, crossed };
 }
 
-/** The paper's level at the far edges of the profile's band (white on a flattened page). */
-function farPaper(p: Profile): number {
-  const far = p.levels.map((level) => Math.max(level[0]!, level[2 * p.band]!)).sort((a, b) => a - b);
-  return far[Math.floor(far.length / 2)]!;
-}
-
 /** Whether the line along the rows of `g` is a streak: long, mostly bare, crossing strokes, not a crease. */
 function isStreak(g: Grey, line: { angle: number; offset: number }, dpi: number): boolean {
   const w = g.width;
@@ -146,7 +140,7 @@ function isStreak(g: Grey, line: { angle: number; offset: number }, dpi: number)
     bare >= MIN_BARE * w &&
     Math.min(bareAtStart, bareAtEnd) >= MIN_BARE_AT_ENDS * end &&
     crossings >= MIN_CROSSINGS &&
-    !isCrease(profile, dpi, farPaper(profile))
+    !isCrease(profile, dpi)
   );
 }
 
