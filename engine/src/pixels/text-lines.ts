@@ -5,6 +5,7 @@
 import type { RawImage } from '../image.js';
 import { applyLut, rankFilter, reduce, toGrey, type Grey } from './index.js';
 import { channelRange } from './levels.js';
+import { centralCrop } from './geometry.js';
 import { labelComponents } from './components.js';
 
 export interface TextLine {
@@ -225,14 +226,20 @@ export function textLineCount(found: TextLines): number {
   return found.lines.filter((l) => l.glyphs >= 6 && l.alignedShare >= 0.75).length;
 }
 
+/** The share of the page's width and height whose tones set levelsStretched's range: its middle, borders left out. */
+const STRETCH_CROP = 0.9;
+
 /**
- * The page's brightest channel with its tones stretched from the 0.5th to the 99th percentile over the whole range.
- * Ink faded on yellowed paper can stay lighter than four fifths of the paper's level (INK_RATIO) everywhere: a letter
- * page under water damage read 202 against paper at 239 to 255, and no line was found; stretched, 51 were.
+ * The page's brightest channel with its tones stretched from the 0.5th to the 99th percentile of its middle
+ * (STRETCH_CROP) over the whole range. Ink faded on yellowed paper can stay lighter than four fifths of the paper's
+ * level (INK_RATIO) everywhere: a letter page under water damage read 202 against paper at 239 to 255, and no line was
+ * found; stretched, 51 were. A scanner's black border along an edge holds the page's darkest half percent by itself
+ * (dev5 profile seed 5501 doc_010, a typed letter faded on mottled paper, ink at 199–213 against paper at 243: over the
+ * whole page nothing was stretched and no line found, over its middle 14), so the edges do not count.
  */
 export function levelsStretched(img: RawImage): Grey {
   const grey = toGrey(img, 'max');
-  const range = channelRange(grey, 0.005, 0.99);
+  const range = channelRange(centralCrop(grey, STRETCH_CROP), 0.005, 0.99);
   const low = range.low[0]!;
   const high = range.high[0]!;
   if (high <= low) return grey;

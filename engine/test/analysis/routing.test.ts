@@ -161,6 +161,16 @@ describe('routing and the no-unchanged rule', () => {
     expect(plan.steps.map((s) => s.name)).toContain('restore-ink-contrast');
   });
 
+  it("finds them too where a scanner's black border along the top holds the page's darkest tones", async () => {
+    // Dev5 profile seed 5501 doc_010, a typed letter faded on mottled paper under a scanner border: the border alone
+    // set the tones' low end, so stretching them over the whole page brought out no line.
+    const page = mottled(await textPage({ ink: 205, paper: 250, lines: 14 }));
+    page.data.fill(0, 0, 14 * page.width * page.channels);
+    const plan = planPage(page, 150, 'auto');
+    expect(plan.measures.textLines).toBeGreaterThanOrEqual(8);
+    expect(plan.route).toBe('document');
+  });
+
   it('keeps a page of text beside a colour picture on the photo plan', async () => {
     const page = withColourPicture(await textPage({ ink: 60, paper: 235, lines: 14 }));
     const plan = planPage(page, 150, 'auto');
