@@ -98,8 +98,10 @@ describe('a planned page turn', () => {
   }, 120_000);
 
   it('routes a page by the lines it shows standing when it shows few across: a short page scanned sideways', async () => {
-    // Six lines turned a quarter show two lines across: too few for the document plan as the page came.
-    const upright = await textPage({ lines: 6 });
+    // Five lines turned a quarter show at most five glyphs in a row across, fewer than a text line has (six): too few
+    // lines for the document plan as the page came. (Six lines put six first letters in a row along the margin, and
+    // a row or two more, at that minimum.)
+    const upright = await textPage({ lines: 5 });
     const { image, dpi } = await decodePage(await docOf(turnImage(upright, 1)), 0);
     const plan = planPage(image, dpi, 'auto');
     expect(plan.measures.textLines).toBeLessThan(3);
