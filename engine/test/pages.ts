@@ -101,6 +101,24 @@ export function greyPicture(width = 900, height = 600, low = 110, high = 190, te
   return { data, width, height, channels: 1 };
 }
 
+/**
+ * A grey page under a phone's light and noise: the light falls off from left to right by `falloff` (0.4: the right
+ * edge gets 60 %), and every pixel takes uniform grain of ±`grain` levels.
+ */
+export function underPhoneLight(page: RawImage, falloff: number, grain: number): RawImage {
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const { width, height } = page;
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = page.data[(y * width + x) * page.channels]! * (1 - (falloff * x) / width);
+      data[y * width + x] = Math.max(0, Math.min(255, Math.round(v + (rand() - 0.5) * 2 * grain)));
+    }
+  }
+  return { data, width, height, channels: 1 };
+}
+
 /** A page as a one-page PNG document (150 DPI unless told), as an upload would give it to the engine. */
 export async function docOf(img: RawImage, density = 150): Promise<Doc> {
   const png = await sharp(Buffer.from(img.data), {

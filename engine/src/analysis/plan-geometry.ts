@@ -25,10 +25,14 @@ export interface GeometryPlan {
 /** How a page is turned: by the glyph vote, or by a number of quarter turns clockwise decided elsewhere (0: none). */
 export type TurnChoice = 'vote' | Orientation['turns'];
 
-export function planGeometry(img: RawImage, dpi: number, opts: { turn?: TurnChoice } = {}): GeometryPlan {
+export function planGeometry(
+  img: RawImage,
+  dpi: number,
+  opts: { turn?: TurnChoice; rectify?: boolean } = {},
+): GeometryPlan {
   const steps: StepCall[] = [];
   let image = img;
-  const found = findPageQuad(toGrey(img, 'max'));
+  const found = opts.rectify === false ? undefined : findPageQuad(toGrey(img, 'max'));
   const measures: Record<string, number> = {
     pageQuadShare: found ? Math.round(found.areaShare * 1000) / 1000 : 0,
   };

@@ -120,10 +120,11 @@ export function planPage(
   dpi: number,
   mode: RestoreMode,
   /**
-   * Whether the photo plan may use the trained photo and dust networks (off unless the caller has them), and
-   * how a document page is turned (by the glyph vote unless a turn was decided elsewhere).
+   * Whether the photo plan may use the trained photo and dust networks (off unless the caller has them), how a
+   * document page is turned (by the glyph vote unless a turn was decided elsewhere), and whether a photographed page
+   * may be rectified (unless the caller found that its rectification reads worse).
    */
-  opts: { photoNet?: boolean; dustNet?: boolean; turn?: TurnChoice } = {},
+  opts: { photoNet?: boolean; dustNet?: boolean; turn?: TurnChoice; rectify?: boolean } = {},
 ): PagePlan {
   const features = pageFeatures(img);
   const kind: PageKind =
@@ -159,16 +160,20 @@ export function planPage(
     };
   };
   if (mode === 'photo') return photoPlan();
+  const geometryOptions: { turn: TurnChoice; rectify?: boolean } = {
+    turn: opts.turn ?? 'vote',
+    rectify: opts.rectify,
+  };
   // Routing by text lines, not by tones alone: a yellowed form is tinted all over and a faded grey print looks
   // like paper, but only the form has lines of characters.
   if (mode === 'auto' && !routedAsText(img, kind, features, textLines)) {
     // A photographed page: the desk around it makes it look like a picture, and the perspective and the camera's
     // noise and blur hide its lines. The page cut out and rectified is measured instead (seed 149382 doc_005, a
     // form: 6 lines found on the photo, 13 on the page, which then reads as a document).
-    const onPage = rectifiedPageKind(img, dpi);
+    const onPage = opts.rectify === false ? undefined : rectifiedPageKind(img, dpi);
     if (onPage) {
       measures.rectifiedTextLines = onPage.textLines;
-      return documentPlan(planGeometry(img, dpi, { turn: opts.turn ?? 'vote' }), onPage.kind);
+      return documentPlan(planGeometry(img, dpi, geometryOptions), onPage.kind);
     }
     // A page scanned sideways shows its lines standing. It takes the document plan once it is turned upright; while
     // nothing says which quarter turn that is, it stays on the photo plan (the document steps keep ink off text lines
@@ -176,12 +181,12 @@ export function planPage(
     const standing = countTextLines(turnImage(img, 1), dpi);
     if (!routedAsText(img, kind, features, standing)) return photoPlan();
     measures.standingTextLines = standing;
-    const geometry = planGeometry(img, dpi, { turn: opts.turn ?? 'vote' });
+    const geometry = planGeometry(img, dpi, geometryOptions);
     if (geometry.turns % 2 === 0) return { ...photoPlan(), turnUnsure: geometry.turnUnsure };
     return documentPlan(geometry);
   }
   // A photographed page is rectified and a turned page turned upright first; what follows measures the result.
-  return documentPlan(planGeometry(img, dpi, { turn: opts.turn ?? 'vote' }));
+  return documentPlan(planGeometry(img, dpi, geometryOptions));
 }
 
 /** The kind and text lines of the page a photo shows, cut out and rectified, when it reads as text. */
