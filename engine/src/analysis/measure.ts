@@ -151,6 +151,12 @@ export function classifyPage(f: PageFeatures): PageKind {
 const SKEW_STRIPS = 4;
 /** Height in work pixels (about 150 DPI) of a row of the skew's projection, and its smoothing (σ 1.5 pixels). */
 const SKEW_BIN = 0.5;
+/**
+ * A projection's peak is clear from this sharpness on (best score against the mean over every angle). On the 108 pages
+ * above, every page at or above it was measured within 0.15° of its skew as it is; the five measured 0.15–4.3° off
+ * were all below 1.04. Smoothing costs a second search of glyphs (about 100 ms a page at 150 DPI), spent only below it.
+ */
+const CLEAR_PEAK = 1.25;
 const SKEW_TAPS = Array.from({ length: 19 }, (_, j) => Math.exp(-((j - 9) ** 2) / (2 * 3 ** 2)));
 
 /**
@@ -161,8 +167,35 @@ const SKEW_TAPS = Array.from({ length: 19 }, (_, j) => Math.exp(-((j - 9) ** 2) 
  * column line up with the other's at a false angle (unskewed pages read as 0.7–0.95°).
  */
 export function estimateSkew(img: RawImage, dpi = 150, maxAngle = 6): number {
+  // Sensor noise breaks the glyphs' edges into specks whose bottoms lie anywhere, and the projection of a phone photo
+  // then has no clear peak (phone5 profile seed 5502 doc_010: 4.3° found on an upright page, sharpness 1.01); lightly
+  // smoothed, the specks merge back into their glyphs (0.15°, sharpness 1.62). Smoothing also pales faint ink below
+  // the ink depth (crease5 seed 5503 doc_022, faded: 1.3° as it is, too few blobs smoothed), so where the page as it is
+  // has no clear peak it is measured smoothed too, and the sharper projection decides. On 108 pages (public set, dev5,
+  // crease5, phone5) no angle moved more than 0.1° away from the truth, and five moved 0.15–4.15° towards it.
+  const grey = toGrey(img, 'max');
+  const asIs = skewProjection(grey, dpi, maxAngle);
+  if (asIs.sharpness >= CLEAR_PEAK) return asIs.angle;
+  const smoothed = skewProjection(smoothedLightly(grey), dpi, maxAngle);
+  return (smoothed.sharpness > asIs.sharpness ? smoothed : asIs).angle;
+}
+
+/** A grey page under a 5×5 tent (a 3×3 box mean twice). */
+function smoothedLightly(grey: Grey): Grey {
+  const { width, height } = grey;
+  const twice = boxMean(boxMean(grey.data, width, height, 1), width, height, 1);
+  const data = new Uint8Array(twice.length);
+  for (let i = 0; i < twice.length; i++) data[i] = Math.round(twice[i]!);
+  return { data, width, height, channels: 1 };
+}
+
+/**
+ * The skew's best angle, and how sharp its projection's peak is: the best score against the mean over every angle
+ * tried (about 1 where the blobs' bottoms line up at no angle; 0 where there are too few blobs to tell).
+ */
+function skewProjection(img: RawImage, dpi: number, maxAngle: number): { angle: number; sharpness: number } {
   const { blobs, width, height } = glyphBlobs(img, dpi);
-  if (blobs.length < 30) return 0;
+  if (blobs.length < 30) return { angle: 0, sharpness: 0 };
   const xs = new Float64Array(blobs.length);
   const ys = new Float64Array(blobs.length);
   const strips = new Int32Array(blobs.length);
@@ -200,8 +233,12 @@ export function estimateSkew(img: RawImage, dpi = 150, maxAngle = 6): number {
   };
   let best = 0;
   let bestScore = score(0);
+  let sum = 0;
+  let n = 0;
   for (let a = -maxAngle; a <= maxAngle + 1e-9; a += 0.25) {
     const v = score(a);
+    sum += v;
+    n++;
     if (v > bestScore * 1.0001) {
       bestScore = v;
       best = a;
@@ -215,7 +252,7 @@ export function estimateSkew(img: RawImage, dpi = 150, maxAngle = 6): number {
       best = a;
     }
   }
-  return Math.round(best * 100) / 100;
+  return { angle: Math.round(best * 100) / 100, sharpness: bestScore / (sum / n) };
 }
 
 /**
