@@ -141,11 +141,11 @@ export function readLessSure(input: readonly OcrWord[], output: readonly OcrWord
 }
 
 /**
- * The unsure words that text a restoration brings back may bring with it: each new word read comes with one unsure
- * word, and with as many more as the input reads unsure per word read (at most one more): text brought back reads
- * about as surely as the text the input already read. A grainy phone photo of an invoice read 17 words and 15 unsure,
- * restored 53 and 57 (noise6 profile seed 6602 doc_023, CER 0.684 shown as it came, 0.370 restored); marks drawn over a
- * stain on a page that reads well come with few new words (622 read, 33 unsure → 645 and 138).
+ * How many new unsure words the words a restoration newly reads excuse. Text brought back reads about as surely as the
+ * text the input already read, so each new word read excuses one, and as many more as the input reads unsure per word
+ * read (at most one more). A grainy phone photo of an invoice read 17 words and 15 unsure, restored 53 and 57 (noise6
+ * profile seed 6602 doc_023, CER 0.684 shown as it came, 0.370 restored); marks drawn over a stain on a page that reads
+ * well come with few new words (622 read, 33 unsure → 645 and 138).
  */
 function newTextUnsure(input: ReadingQuality, output: ReadingQuality): number {
   const newWords = Math.max(0, output.words - input.words);

@@ -182,7 +182,7 @@ describe('the whole page reads no worse than its input', () => {
     expect(readsWorse(reading(300, 85, 20), reading(420, 84, 60))).toBeUndefined();
     // Text brought back reads about as surely as what the input read: a grainy phone photo of an invoice that reads
     // almost one word unsure per word read, restored to three times the words read (noise6 seed 6602 doc_023, CER
-    // 0.684 as it came, 0.370 restored). The same new words against an input that read them surely add marks.
+    // 0.684 as it came, 0.370 restored). The same page against an input that reads its words surely adds marks.
     expect(readsWorse(reading(17, 52, 15), reading(53, 55, 57))).toBeUndefined();
     expect(readsWorse(reading(17, 52, 1), reading(53, 55, 57))).toMatch(/57 words read unsure against 1/);
     // Fewer garbage words and surer ones: better, not worse.
