@@ -258,8 +258,10 @@ describe('routes and sign-in', () => {
       const token = localStorage.getItem('google_token') ?? '';
       localStorage.setItem('google_token', `${token.slice(0, -4)}AAAA`);
     });
-    await page.reload();
-    await expect.poll(() => path(page)).toBe('/');
+    // The notice shows for 5 s from the 401, which can come before the reloaded page's load event (the landing
+    // page's images and scripts hold that event back), so the test goes on as soon as the page is committed.
+    await page.reload({ waitUntil: 'commit' });
+    await expect.poll(() => path(page), { timeout: 15_000 }).toBe('/');
     await page
       .getByTestId('notification')
       .filter({ hasText: 'Session expired. Please sign in again.' })
