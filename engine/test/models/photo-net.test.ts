@@ -43,10 +43,10 @@ async function enlarged(
 }
 
 /**
- * Dust and scratches drawn on a copy of the photo (the same every run): 160 light or dark spots of radius 1–2 and
- * four thin light scratches running down the photo with a slight drift.
+ * Dust and scratches drawn on a copy of the photo (the same every run): `spots` light or dark spots of radius 1–2
+ * (160 by default) and four thin light scratches running down the photo with a slight drift.
  */
-function dusty(img: RawImage): RawImage {
+function dusty(img: RawImage, spots = 160): RawImage {
   const out = { ...img, data: img.data.slice() };
   let seed = 4242;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -55,7 +55,7 @@ function dusty(img: RawImage): RawImage {
     const p = (Math.floor(y) * img.width + Math.floor(x)) * img.channels;
     for (let c = 0; c < img.channels; c++) out.data[p + c] = light ? 240 : Math.round(out.data[p + c]! * 0.2);
   };
-  for (let k = 0; k < 160; k++) {
+  for (let k = 0; k < spots; k++) {
     const [cx, cy, r, light] = [
       next() * img.width,
       next() * img.height,
@@ -171,6 +171,16 @@ describe('the trained dust network (engine/weights/dust-net.onnx)', () => {
     expect(psnr(out, clean)).toBeGreaterThan(psnr(damaged, clean) + 2);
     expect(darkSpecksRemoved(damaged, out)).toBeGreaterThan(MIN_DARK_SPECKS);
     expect(photoStepRejected(damaged, out, removeDustNet)).toBeUndefined();
+  });
+
+  it('keeps its result on a lightly dusted photo, whose few dark specks still clear the self-check', async () => {
+    const clean = await astronaut();
+    // 20 spots and four scratches: measured 210 dark-speck pixels per MP taken out, 26.4 → 33.1 dB.
+    const damaged = dusty(clean, 20);
+    const out = await removeDustNet.run(damaged, {});
+    expect(darkSpecksRemoved(damaged, out)).toBeLessThan(2 * MIN_DARK_SPECKS);
+    expect(photoStepRejected(damaged, out, removeDustNet)).toBeUndefined();
+    expect(psnr(out, clean)).toBeGreaterThan(psnr(damaged, clean) + 4);
   });
 
   it('changes only pixels at the dust, and keeps the rest exactly', async () => {
