@@ -363,7 +363,9 @@ describe('a page whose restorations the OCR cannot read within its time limit', 
       // Tesseract behind a script that reads the input and never finishes reading anything else.
       const { tesseract, reads: readSums } = loggingTesseract(dir, `output-${guardRead}`, { only: inputSum });
       const registry = movingRegistry();
-      const services = threadServices({ ocr: 'native', tesseract, guardRead, ocrTimeoutMs: 5_000 });
+      // A limit the input's own reading keeps well within while other test files share the two cores: at 5 s, in one
+      // full engine run, the page came back without the input's words.
+      const services = threadServices({ ocr: 'native', tesseract, guardRead, ocrTimeoutMs: 10_000 });
       const restored = await restorePageInThread(doc, 0, { ocr: true, pageNet: false }, registry, services);
       expect(restored.fallback?.reason).toBe(RESTORATION_UNREAD);
       expect(restored.steps).toEqual([]);
