@@ -258,8 +258,8 @@ describe('routes and sign-in', () => {
       const token = localStorage.getItem('google_token') ?? '';
       localStorage.setItem('google_token', `${token.slice(0, -4)}AAAA`);
     });
-    // The notice shows for 5 s from the 401, which can come before the reloaded page's load event (the landing
-    // page's images and scripts hold that event back), so the test goes on as soon as the page is committed.
+    // The notice shows for 5 s from the 401; the test goes on as soon as the reloaded page is committed, not after
+    // its load event, so a slow load cannot use up that time before the test looks.
     await page.reload({ waitUntil: 'commit' });
     await expect.poll(() => path(page), { timeout: 15_000 }).toBe('/');
     await page
