@@ -15,7 +15,7 @@ import { rankFilter } from '../../src/pixels/index.js';
 import { diskKernel } from '../../src/pixels/kernels.js';
 import { closeEnginePool, restore } from '../../src/index.js';
 import { describeFallback } from '../../src/pipeline/page.js';
-import { createDefaultRegistry } from '../../src/steps/index.js';
+import { deblurPhoto } from '../../src/steps/photo-restore.js';
 import { crop, jpegRoundTrip, psnr, rawOf } from '../steps/helpers.js';
 
 afterAll(async () => {
@@ -263,7 +263,7 @@ describe('restoring an enlarged photo', () => {
     expect(measures.defocusDepth).toBeLessThan(0.1);
     expect(steps.map((s) => s.name)).toEqual(['deblur-photo']);
     // Why: the network learned enlargements; on this blur the classical step comes closer to the photo.
-    const classical = await createDefaultRegistry().get('deblur-photo').run(defocused, steps[0]!.params);
+    const classical = await deblurPhoto.run(defocused, steps[0]!.params);
     const network = await runPhotoNet(defocused);
     expect(psnr(classical, clean)).toBeGreaterThan(psnr(network, clean) + 0.5);
   });
