@@ -78,10 +78,11 @@ TRAIN_DIR ?= $(CURDIR)/data/training
 TRAIN_SEED ?= 20261124
 TRAIN_PAGES ?= 400
 TRAIN_MINUTES ?= 75
-TRAIN_PKGS := python3-torch fonts-noto-core fonts-crosextra-carlito fonts-crosextra-caladea fonts-cantarell \
-	fonts-ebgaramond fonts-linuxlibertine fonts-texgyre
+# python3-onnx: train.py --init reads the committed .onnx weights, to go on training from them.
+TRAIN_PKGS := python3-torch python3-onnx fonts-noto-core fonts-crosextra-carlito fonts-crosextra-caladea \
+	fonts-cantarell fonts-ebgaramond fonts-linuxlibertine fonts-texgyre
 install-train: install-eval-tools
-	@/usr/bin/python3 -c 'import torch' 2>/dev/null && fc-list | grep -q Carlito || { \
+	@/usr/bin/python3 -c 'import torch, onnx' 2>/dev/null && fc-list | grep -q Carlito || { \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRAIN_PKGS); }
 
 train: install-train

@@ -7,6 +7,7 @@ generator lacks (see OWN_DAMAGES). Geometric damages (skew, perspective) are lef
 the page against its clean version, and the engine straightens pages with its own steps.
 
 Usage: python3 make_pairs.py --out DIR --seed N --pages 300 [--eval-tools ../shared/eval/tools] [--jobs 2]
+       [--focus stains,bleed_through]
 Writes DIR/NNNNN_in.png (the damaged page as captured: grey or RGB), DIR/NNNNN_clean.png (grey) and
 DIR/recipe.json (seed, counts, fonts, damages of every pair).
 """
@@ -118,8 +119,18 @@ def apply_own(name, img, rng, dpi, ms):
     return own_heavy_blur(img, rng, dpi, ms)
 
 
+def with_focus(damages, focus, rng, ms):
+    """The damages with one of the focus kinds added where none is among them (its severity label drawn as the
+    generator draws it), so a set made for a weakness holds that damage on every damaged page."""
+    if not focus or any(d["type"] in focus for d in damages):
+        return damages
+    name = focus[int(rng.integers(len(focus)))]
+    label = ms.pick_label(rng)
+    return damages + [{"type": name, "label": label, "severity": round(ms.sev_from_label(rng, label), 3)}]
+
+
 def make_pair(args):
-    index, seed, tools, out = args
+    index, seed, tools, out, focus = args
     ms = load_generator(tools)
     prof = profile(ms)
     rng = np.random.default_rng(seed)
@@ -136,7 +147,7 @@ def make_pair(args):
         else:
             names = list(ms.COMBOS)
             damages = ms.plan_damages(rng, "combo", names[int(rng.integers(len(names)))])
-        damages = [d for d in damages if d["type"] not in GEOMETRIC]
+        damages = with_focus([d for d in damages if d["type"] not in GEOMETRIC], focus, rng, ms)
         if rng.random() < OWN_SHARE or not damages:
             own = [OWN_DAMAGES[int(rng.integers(len(OWN_DAMAGES)))]]
     back = None
@@ -169,11 +180,17 @@ def main():
     ap.add_argument("--start", type=int, default=0, help="first pair index (to extend a set; pairs are seeded by index)")
     ap.add_argument("--eval-tools", default=DEFAULT_TOOLS)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--focus", default="", help="damage kinds every damaged pair holds, comma-separated (e.g. "
+                    "stains,bleed_through: one of them is added where the drawn damages have neither)")
     args = ap.parse_args()
+    focus = [f for f in args.focus.split(",") if f]
     os.makedirs(args.out, exist_ok=True)
     ms = load_generator(args.eval_tools)
     started = time.time()
-    jobs = [(i, ms.derive_seed(args.seed, "train-pair", i), args.eval_tools, args.out)
+    unknown = [f for f in focus if f not in ms.DAMAGE_TYPES or f in GEOMETRIC]
+    if unknown:
+        ap.error("--focus: not a damage kind of the pairs: " + ", ".join(unknown))
+    jobs = [(i, ms.derive_seed(args.seed, "train-pair", i), args.eval_tools, args.out, focus)
             for i in range(args.start, args.pages)]
     pairs = []
     with Pool(args.jobs) as pool:
@@ -190,7 +207,7 @@ def main():
     recipe = {"seed": args.seed, "pages": args.pages, "generator": "make_set.py " + ms.GENERATOR_VERSION,
               "fonts": profile(ms)["fonts"], "layouts": LAYOUTS, "dpi": {str(k): v for k, v in DPIS.items()},
               "paper": PAPERS, "clean_share": CLEAN_SHARE, "own_damage_share": OWN_SHARE,
-              "own_damages": OWN_DAMAGES, "left_out": sorted(GEOMETRIC),
+              "own_damages": OWN_DAMAGES, "left_out": sorted(GEOMETRIC), "focus": focus,
               "seconds": round(time.time() - started), "pairs": pairs}
     with open(os.path.join(args.out, "recipe.json"), "w") as fh:
         json.dump(recipe, fh, indent=1)

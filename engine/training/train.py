@@ -84,6 +84,17 @@ def weighted_l1(pred, clean):
     return (weight * (pred - clean).abs()).mean()
 
 
+def initial_weights(path):
+    """A checkpoint's weights: a .pt of train.py, or an exported .onnx (the committed network), whose initializers
+    carry the model's parameter names, so a new run can go on from the weights in the repository."""
+    if not path.endswith(".onnx"):
+        return torch.load(path)
+    import onnx
+    from onnx import numpy_helper
+    graph = onnx.load(path).graph
+    return {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+
+
 def git_commit():
     try:
         return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
@@ -99,7 +110,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--init", help="start from this checkpoint (.pt) instead of random weights")
+    ap.add_argument("--init", help="start from this checkpoint (.pt, or an exported .onnx) instead of random weights")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -120,7 +131,7 @@ def main():
 
     model = PageNet()
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(initial_weights(args.init))
     model = model.to(device)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
