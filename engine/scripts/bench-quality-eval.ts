@@ -14,7 +14,7 @@ const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
  * Seeds whose sets were looked at while the engine was developed: the public set's, the fresh set of 2026-11-24,
  * the development sets of issue 19 (31337: engine/training/profiles/dev.json; 424242, 515151, 4242, 932990; 412667,
  * the fresh seed of the first report with the network, then a development set with 612001) and the training pairs'
- * seed (20261124, engine/training).
+ * seeds (20261124, engine/training; 20261202, the stains and bleed-through pairs of 2026-12-02).
  */
 export const SEEN_SEEDS = [
   1001, 70913, 31337, 424242, 515151, 4242, 932990, 20261124, 412667, 612001, 55501, 55502, 55601, 55602,
@@ -26,6 +26,7 @@ export const SEEN_SEEDS = [
   102991, 557203, 970748, 9701, 9703, 504409, 9801, 9802, 125189, 462966, 9901, 641437, 77113, 5150, 121836,
   211112, 9903, 504542, 967123, 9904, 9906, 9907, 13479, 873319, 5501, 5502, 5503, 5504, 513387, 6602, 479206,
   8801, 8802, 8803, 8804, 8811, 8821, 8822, 8823, 8831, 8832, 8833, 8834, 8835, 8836, 8837, 8838, 152209,
+  20261202,
 ];
 
 /** A seed for a fresh set, drawn at run time, never one of SEEN_SEEDS. */
