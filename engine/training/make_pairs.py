@@ -120,13 +120,11 @@ def apply_own(name, img, rng, dpi, ms):
 
 
 def with_focus(damages, focus, rng, ms):
-    """The damages with one of the focus kinds added where none is among them (its severity label drawn as the
-    generator draws it), so a set made for a weakness holds that damage on every damaged page."""
+    """The damages with one of the focus kinds added where none is among them (planned as the generator plans a
+    single damage), so a set made for a weakness holds that damage on every damaged page."""
     if not focus or any(d["type"] in focus for d in damages):
         return damages
-    name = focus[int(rng.integers(len(focus)))]
-    label = ms.pick_label(rng)
-    return damages + [{"type": name, "label": label, "severity": round(ms.sev_from_label(rng, label), 3)}]
+    return damages + ms.plan_damages(rng, "single", focus[int(rng.integers(len(focus)))])
 
 
 def make_pair(args):
@@ -184,12 +182,12 @@ def main():
                     "stains,bleed_through: one of them is added where the drawn damages have neither)")
     args = ap.parse_args()
     focus = [f for f in args.focus.split(",") if f]
-    os.makedirs(args.out, exist_ok=True)
     ms = load_generator(args.eval_tools)
-    started = time.time()
     unknown = [f for f in focus if f not in ms.DAMAGE_TYPES or f in GEOMETRIC]
     if unknown:
         ap.error("--focus: not a damage kind of the pairs: " + ", ".join(unknown))
+    os.makedirs(args.out, exist_ok=True)
+    started = time.time()
     jobs = [(i, ms.derive_seed(args.seed, "train-pair", i), args.eval_tools, args.out, focus)
             for i in range(args.start, args.pages)]
     pairs = []
