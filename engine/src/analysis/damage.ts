@@ -54,6 +54,56 @@ export function paperOffWhite(img: RawImage): number {
 }
 
 /**
+ * Spread over the colour channels of how far a patch's paper lies below the page's (levels) from which the patch
+ * counts as stained: a stain darkens blue more than red, an even tint or a grey shadow darkens the channels alike.
+ */
+export const STAIN_TINT = 10;
+/**
+ * Share of a page's patches stained (stainedShare) from which the page counts as stained. The generator's stains on
+ * the 30 clean pages of seed 20261204 (light to severe; seed 20261205) stain 0.5–17 % of the patches on 19 pages;
+ * the others are thin coffee rings, below a patch's 90th percentile. The 90 clean pages of that seed, of the public
+ * set and of dev3 seed 20261207 measure 0.
+ */
+export const STAINED_SHARE = 0.005;
+
+/**
+ * Share of the page's patches (a quarter inch square) whose paper is stained: a patch's paper is the 90th
+ * percentile of each colour channel (however much ink the patch holds), the page's paper the median of those over
+ * the patches, and a patch is stained where its channels lie below the page's by amounts that spread by STAIN_TINT
+ * or more. A stain or a water blotch on white paper tints part of the page while the page as a whole stays white
+ * (paperOffWhite); an evenly tinted or grey page, a shadow and grey fills stain nothing.
+ */
+export function stainedShare(img: RawImage, dpi: number): number {
+  if (img.channels < 3) return 0;
+  const size = Math.max(8, Math.round(dpi / 4));
+  const { width, height, channels, data } = img;
+  const hists = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
+  const papers: number[][] = [[], [], []];
+  for (let y0 = 0; y0 + size <= height; y0 += size) {
+    for (let x0 = 0; x0 + size <= width; x0 += size) {
+      for (const h of hists) h.fill(0);
+      for (let y = y0; y < y0 + size; y++) {
+        for (let p = (y * width + x0) * channels, end = p + size * channels; p < end; p += channels) {
+          hists[0]![data[p]!]!++;
+          hists[1]![data[p + 1]!]!++;
+          hists[2]![data[p + 2]!]!++;
+        }
+      }
+      for (let c = 0; c < 3; c++) papers[c]!.push(percentile(hists[c]!, size * size, 0.9));
+    }
+  }
+  const patches = papers[0]!.length;
+  if (patches === 0) return 0;
+  const page = papers.map((levels) => [...levels].sort((a, b) => a - b)[patches >> 1]!);
+  let stained = 0;
+  for (let i = 0; i < patches; i++) {
+    const below = papers.map((levels, c) => page[c]! - levels[i]!);
+    if (Math.max(...below) - Math.min(...below) >= STAIN_TINT) stained++;
+  }
+  return stained / patches;
+}
+
+/**
  * Steps a document plan gives only a page it measured as damaged: skewed, smeared, streaked, noisy, speckled or faded
  * (the others run on every page and find their own damage, or none). None is planned for any clean page of the
  * public set or of seed 174071 (60 pages); `smooth-document` is left out, as small print's soft edges plan it too.
@@ -68,13 +118,15 @@ const DAMAGE_STEPS = new Set([
 ]);
 
 /**
- * Whether a document plan measured damage on its page: a frame to straighten, a step of DAMAGE_STEPS, or paper far
- * from white (`measures.paperOffWhite`, PAPER_OFF_WHITE on).
+ * Whether a document plan measured damage on its page: a frame to straighten, a step of DAMAGE_STEPS, paper far
+ * from white (`measures.paperOffWhite`, PAPER_OFF_WHITE on) or stained in places (`measures.stainedShare`,
+ * STAINED_SHARE on).
  */
 export function documentDamageMeasured(plan: Pick<PagePlan, 'geometry' | 'steps' | 'measures'>): boolean {
   return (
     plan.geometry.length > 0 ||
     plan.steps.some((s) => DAMAGE_STEPS.has(s.name)) ||
-    (plan.measures.paperOffWhite ?? 0) >= PAPER_OFF_WHITE
+    (plan.measures.paperOffWhite ?? 0) >= PAPER_OFF_WHITE ||
+    (plan.measures.stainedShare ?? 0) >= STAINED_SHARE
   );
 }

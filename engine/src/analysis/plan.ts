@@ -11,7 +11,7 @@ import { planGeometry, type GeometryPlan, type TurnChoice } from './plan-geometr
 import { turnImage, warpQuad } from '../pixels/geometry.js';
 import { findPageQuad } from './page-quad.js';
 import { planPhoto } from './plan-photo.js';
-import { paperOffWhite, untouchedDamage } from './damage.js';
+import { paperOffWhite, stainedShare, untouchedDamage } from './damage.js';
 import {
   findTextLines,
   levelsStretched,
@@ -141,6 +141,7 @@ export function planPage(
   const documentPlan = (geometry: GeometryPlan, pageKind: PageKind = kind): PagePlan => {
     Object.assign(measures, geometry.measures);
     measures.paperOffWhite = paperOffWhite(img);
+    measures.stainedShare = Math.round(stainedShare(img, dpi) * 1000) / 1000;
     const document = planDocumentSteps(geometry.image, dpi, noise);
     Object.assign(measures, document.measures);
     const beforeNetwork = [

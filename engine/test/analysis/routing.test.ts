@@ -5,6 +5,7 @@ import {
   documentDamageMeasured,
   LOW_CONTRAST_RANGE,
   paperOffWhite,
+  stainedShare,
   untouchedDamage,
 } from '../../src/analysis/damage.js';
 import type { RawImage } from '../../src/image.js';
@@ -102,6 +103,34 @@ describe('routing and the no-unchanged rule', () => {
     expect(documentDamageMeasured(planPage(light, 150, 'auto'))).toBe(false);
     expect(paperOffWhite(page)).toBe(0);
     expect(documentDamageMeasured(planPage(page, 150, 'auto'))).toBe(false);
+  });
+
+  it('measures white paper with a stain on part of it as damaged, and grey fills as no stain', async () => {
+    // A water stain over a fifth of a white page: the page as a whole stays white (paperOffWhite 0, its 75th
+    // percentile is paper), so before stainedShare the page was clean to the rule above, and a stain-only page whose
+    // restoration read as well as the input was shown as it came (seed 20261204 doc_005: CER 0.012; restored 0.002).
+    const page = tinted(await textPage({ lines: 14, paper: 255 }), [1, 1, 1]);
+    const stained = { ...page, data: Uint8Array.from(page.data) };
+    const [cx, cy, r] = [800, 700, 260];
+    for (let y = cy - r; y < cy + r; y++) {
+      for (let x = cx - r; x < cx + r; x++) {
+        if ((x - cx) ** 2 + (y - cy) ** 2 > r * r) continue;
+        const i = (y * page.width + x) * 3;
+        stained.data[i + 1] = Math.round(stained.data[i + 1]! * 0.94);
+        stained.data[i + 2] = Math.round(stained.data[i + 2]! * 0.82);
+      }
+    }
+    expect(paperOffWhite(stained)).toBe(0);
+    expect(stainedShare(stained, 150)).toBeGreaterThan(0.05);
+    expect(documentDamageMeasured(planPage(stained, 150, 'auto'))).toBe(true);
+    expect(stainedShare(page, 150)).toBe(0);
+    expect(documentDamageMeasured(planPage(page, 150, 'auto'))).toBe(false);
+    // The same patch in grey (a form's shaded band, a grey scan's shadow) tints nothing.
+    const shaded = { ...page, data: Uint8Array.from(page.data) };
+    for (let y = cy - r; y < cy + r; y++)
+      for (let x = cx - r; x < cx + r; x++)
+        for (let c = 0; c < 3; c++) shaded.data[(y * page.width + x) * 3 + c]! *= 0.85;
+    expect(stainedShare(shaded, 150)).toBe(0);
   });
 
   it('darkens faint ink on dim paper (low ink contrast, not only light ink)', async () => {
