@@ -140,9 +140,12 @@ export function pageFeatures(img: RawImage): PageFeatures {
 
 export type PageKind = 'document' | 'photo' | 'mixed';
 
+/** From this share of paper (pageFeatures) on, a page is mostly plain paper: text pages are, pictures rarely. */
+export const PAPER_PAGE_SHARE = 0.7;
+
 /** Text pages are mostly paper (relative to a page-scale background); photos are mostly tones. */
 export function classifyPage(f: PageFeatures): PageKind {
-  if (f.paperShare >= 0.7 && f.colourfulShare < 0.6) return 'document';
+  if (f.paperShare >= PAPER_PAGE_SHARE && f.colourfulShare < 0.6) return 'document';
   if (f.paperShare < 0.45) return 'photo';
   return 'mixed';
 }

@@ -180,6 +180,16 @@ describe('routing and the no-unchanged rule', () => {
     expect(plan.route).toBe('document');
   });
 
+  it('gives a short text on mottled yellow paper the document plan: mixed by its tint alone, it needs a document’s lines', async () => {
+    // Dev5 seed 20261211 doc_018, a thermal-fax form: 4 of its 25 lines found under noise, routed to the photo plan.
+    const page = mottled(await textPage({ ink: 60, paper: 235, lines: 5 }));
+    const plan = planPage(page, 150, 'auto');
+    expect(plan.kind).toBe('mixed');
+    expect(plan.measures.textLines).toBeGreaterThanOrEqual(3);
+    expect(plan.measures.textLines).toBeLessThan(8);
+    expect(plan.route).toBe('document');
+  });
+
   it('finds the lines of ink faded on yellowed paper and gives the page the document plan', async () => {
     // Ink at 205 on paper at 250, mottled: nowhere darker than four fifths of its paper (a water-damaged letter).
     const page = mottled(await textPage({ ink: 205, paper: 250, lines: 14 }));
