@@ -104,8 +104,8 @@ function routedAsText(img: RawImage, kind: PageKind, features: PageFeatures, tex
   if (kind === 'document') return textLines >= MIN_TEXT_LINES_ON_PAPER;
   // A mixed page that is mostly paper is mixed by its colour alone; where that colour is one tint (yellowed paper) it
   // needs no more lines than a document. Faded ink under noise on mottled yellow paper shows few lines to the detector
-  // (dev5 seed 20261211 doc_018, a thermal-fax form of 25 lines: 4 found, paper share 0.97); on the photo plan it came
-  // back as it was.
+  // (dev5 seed 20261211 doc_018, a thermal-fax form of 25 lines: 4 found, paper share 0.97); on the photo plan it read
+  // worse than it came.
   const needed = features.paperShare >= PAPER_PAGE_SHARE ? MIN_TEXT_LINES_ON_PAPER : MIN_TEXT_LINES;
   if (textLines < needed) return false;
   return features.colourfulShare <= 0.3 || colourBeyondCast(img) < 1.5 || oneHueShare(img) >= ONE_HUE_SHARE;
