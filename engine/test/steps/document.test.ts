@@ -126,13 +126,32 @@ describe('document steps on real eval crops', () => {
     const speckLeft = (out: typeof clean) => specks.filter((i) => out.data[i]! < 128).length;
     const only = toGrey(await run('remove-salt-pepper', page, { specksOnly: 1 }), 'max');
     const plain = toGrey(await run('remove-salt-pepper', page), 'max');
-    // One-pixel specks go; a plus keeps its centre (as with the plain median), for remove-speckles.
-    expect(speckLeft(only)).toBeLessThanOrEqual(Math.ceil(specks.length / 2));
-    expect(speckLeft(only)).toBe(speckLeft(plain));
-    // The plain median thins the letters (30 % of their ink pixels here); full stops of two by two pixels further
-    // than two pixels from their letter go either way (1 %).
+    // One-pixel specks go, but for the few that fall where a letter's mark would stand (just after a word, just over
+    // a stem); a plus keeps its centre (as with the plain median), for remove-speckles.
+    expect(speckLeft(plain)).toBeLessThanOrEqual(Math.ceil(specks.length / 2));
+    expect(speckLeft(only)).toBeGreaterThanOrEqual(speckLeft(plain));
+    expect(speckLeft(only) - speckLeft(plain)).toBeLessThanOrEqual(0.02 * specks.length);
+    // The plain median thins the letters (30 % of their ink pixels here) and takes the stops.
     expect(inkLost(plain)).toBeGreaterThan(0.1);
-    expect(inkLost(only)).toBeLessThan(0.02);
+    expect(inkLost(only)).toBeLessThan(0.008);
+  });
+
+  it('remove-salt-pepper with specksOnly keeps the stops and colons that stand a few pixels after their letters', async () => {
+    // Public doc_006's clean page: a form in Liberation Sans at 150 DPI, a colon after every label. Its stops are
+    // among the ink components of at most six pixels; the step must keep the dark pixels of every one. The others are
+    // three fragments of an "S" that the rendering broke apart (the median took 20 of these 47 components before).
+    const clean = toGrey(
+      await crop('doc_006', 'clean.png', { left: 0, top: 0, width: 1275, height: 1650 }),
+      'max',
+    );
+    const ink = clean.data.map((v) => (v < 128 ? 1 : 0));
+    const { labels, areas } = labelComponents(ink, clean.width, clean.height);
+    const stops = new Set([...areas].flatMap((a, id) => (a <= 6 ? [id] : [])));
+    expect(stops.size).toBeGreaterThan(30);
+    const out = toGrey(await run('remove-salt-pepper', clean, { specksOnly: 1 }), 'max');
+    const lost = new Set(stops);
+    for (let i = 0; i < ink.length; i++) if (stops.has(labels[i]!) && out.data[i]! < 128) lost.delete(labels[i]!);
+    expect(lost.size).toBeLessThanOrEqual(3);
   });
 
   it('denoise-document takes sensor noise off the paper and keeps the ink dark', async () => {
