@@ -119,17 +119,19 @@ describe('movesOnCutLines', () => {
   const cut = whole.flatMap((l, i) =>
     i === 4 || i === 11 ? [line(100, 480, l.y0, 5), line(492, 900, l.y0, 5)] : [l],
   );
-  const moved = (n: number) => ({ kept: 1 - n / 200, moved: n, gained: 0 });
+  const moved = (n: number, gained = 0) => ({ kept: 1 - n / 200, moved: n, gained });
 
-  it('excuses the moves of the words on the few lines the input cut and the output reads whole', () => {
+  it('excuses the moves of the words on the few lines the input cut and the output reads whole, and of words read anew', () => {
     expect(movesOnCutLines(cut, whole, moved(12))).toBe(true);
     expect(movesOnCutLines(cut, whole, moved(20))).toBe(true);
+    expect(movesOnCutLines(cut, whole, moved(30, 10))).toBe(true);
   });
 
   it('does not excuse more moves than stand on those lines, or an output that cuts as many', () => {
     // Fresh seed 947394 pdf_003 page 4: the input cut 2 lines; the network's page read two columns across, 88 moved.
-    expect(movesOnCutLines(cut, whole, moved(88))).toBe(false);
+    expect(movesOnCutLines(cut, whole, moved(88, 14))).toBe(false);
     expect(movesOnCutLines(cut, whole, moved(21))).toBe(false);
+    expect(movesOnCutLines(cut, whole, moved(31, 10))).toBe(false);
     expect(movesOnCutLines(cut, cut, moved(12))).toBe(false);
     expect(movesOnCutLines(whole, whole, moved(5))).toBe(false);
   });
