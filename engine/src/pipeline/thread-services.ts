@@ -305,10 +305,10 @@ export function threadServices(
       // An output's order against the input's whole reading. Where the input's reading cuts its lines in two side by
       // side far more than the output's (cutFarMore: at least MIN_CUT_LINES against none, or twice as many), the
       // input's order is no reference (public pdf_001 page 1: a skewed scan read as 7 half-lines, one half-column after
-      // the other; its deskewed page reads straight through). A line or two cut is no reading in pieces: it excuses the
-      // moves of its own words only (fresh seed 947394 pdf_003 page 4, two columns under water blotches: the input's
-      // reading cut 2 lines where stain rims crossed them, and the network's page, which read the columns across as
-      // one, 88 words moved, was shown: CER 0.163 → 0.739).
+      // the other; its deskewed page reads straight through). A line or two cut is no reading in pieces: it excuses only
+      // the moves of its own words and of words read anew (movesOnCutLines; fresh seed 947394 pdf_003 page 4, two
+      // columns under water blotches: the input's reading cut 2 lines where stain rims crossed them, and the network's
+      // page, which read the columns across as one, 88 words moved, was shown: CER 0.163 → 0.739).
       // Nor is it where its reading joins across the columns the output's reads apart, or takes them in pieces that the
       // output's reads through.
       // The gutters are looked for only where the order moved.
