@@ -575,12 +575,9 @@ function lettersMarks(
     const wide = b.x1 - b.x0 + 1;
     for (let y = b.y1 + 1; y <= Math.min(height - 1, b.y1 + overStop) && !marks.has(id); y++)
       for (let x = b.x0; x <= b.x1; x++) {
-        const below = labels[y * width + x]!;
-        if (y - b.y1 <= overStem && below >= 0 && areas[below]! > maxSpeck) {
-          const stem = boxes[below]!;
-          if (stem.x1 - stem.x0 + 1 <= 3 * wide + 1) marks.add(id);
-        }
-        if (stops.has(below)) marks.add(id);
+        const stem = y - b.y1 <= overStem ? letterAt(x, y) : -1;
+        if (stem >= 0 && boxes[stem]!.x1 - boxes[stem]!.x0 + 1 <= 3 * wide + 1) marks.add(id);
+        if (stops.has(labels[y * width + x]!)) marks.add(id);
       }
   }
   return marks;
