@@ -7,6 +7,7 @@
 // degraded and clean): clean pages made worse by more than 0.2 point of CER 17 → 3, degraded pages made worse by
 // more than 0.5 point 8 → 3, mean CER of the degraded pages unchanged (0.092).
 import type { RawImage } from '../image.js';
+import { toGrey } from '../pixels/index.js';
 import type { OcrWord } from '../io/encode.js';
 import {
   clearerAmongMarks,
@@ -162,9 +163,20 @@ export async function firstSafe(
     if (second?.accept && second.badLines.length === 0 && !pageReadsWorse(second, FALLBACK_TOLERANCE))
       return {
         image: safe,
-        source: fallback.source,
+        // Steps that found nothing to do leave the page as it came, and it is shown as such (dev seed 20261231
+        // doc_004, noise on white paper at 300 DPI: the conservative steps changed no pixel).
+        source: showsAsItCame(input, safe) ? 'input' : fallback.source,
         ...(second.outputWords ? { words: second.outputWords } : {}),
       };
   }
   return { image: input, source: 'input' };
+}
+
+/** Whether a page shows the input as it came: the same size, every pixel's grey within one level of the input's. */
+export function showsAsItCame(input: RawImage, page: RawImage): boolean {
+  if (input.width !== page.width || input.height !== page.height) return false;
+  const a = toGrey(input, 'luma').data;
+  const b = toGrey(page, 'luma').data;
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > 1) return false;
+  return true;
 }

@@ -329,8 +329,9 @@ describe('the whole page reads no worse than its input', () => {
     const guard = services.startGuard!(page, 150);
     const checked: RawImage[] = [];
     const spied = { ...guard, check: (img: RawImage) => (checked.push(img), guard.check(img)) };
-    // A page as good as the input, read beside another candidate before; and fallbacks that read worse.
-    const asGood: RawImage = { ...page, data: Uint8Array.from(page.data) };
+    // A page as good as the input (four grey levels darker), read beside another candidate before; and fallbacks
+    // that read worse.
+    const asGood: RawImage = { ...page, data: page.data.map((v) => (v >= 4 ? v - 4 : v + 4)) };
     const verdict = await spied.check(asGood);
     const erased = eraseBands(page);
     const first = await firstSafe(page, spied, [
@@ -346,6 +347,21 @@ describe('the whole page reads no worse than its input', () => {
       { source: 'conservative', run: () => Promise.resolve(erased) },
     ]);
     expect(none.source).toBe('input');
+  }, 120_000);
+
+  it('shows a fallback that changed no pixel as the page as it came', async () => {
+    const page = await textPage({ height: 900, lines: 18, fontSize: 20 });
+    const guard = threadServices().startGuard!(page, 150);
+    // Steps that found nothing to do: the same pixels (within a grey level), in an image of their own.
+    const same: RawImage = { ...page, data: page.data.map((v) => (v >= 1 ? v - 1 : v + 1)) };
+    const safe = await firstSafe(page, guard, [{ source: 'conservative', run: () => Promise.resolve(same) }]);
+    expect(safe.source).toBe('input');
+    // Two grey levels off is a change.
+    const greyer: RawImage = { ...page, data: page.data.map((v) => (v >= 2 ? v - 2 : v + 2)) };
+    const changed = await firstSafe(page, guard, [
+      { source: 'conservative', run: () => Promise.resolve(greyer) },
+    ]);
+    expect(changed.source).toBe('conservative');
   }, 120_000);
 
   it('checks a PDF page as the PDF stores it: ink that its grey levels round to paper reads as lost', async () => {
