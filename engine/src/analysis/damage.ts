@@ -118,14 +118,22 @@ const DAMAGE_STEPS = new Set([
 ]);
 
 /**
- * Whether a document plan measured damage on its page: a frame to straighten, a step of DAMAGE_STEPS, paper far
- * from white (`measures.paperOffWhite`, PAPER_OFF_WHITE on) or stained in places (`measures.stainedShare`,
- * STAINED_SHARE on).
+ * Grain (estimateNoise, grey levels) that counts as damage though too light for the denoiser: every clean page of the
+ * public set and of dev seed 20261231 measures 0; light sensor and Gaussian noise measure 2.9–4.4 (public doc_026 and
+ * doc_027, seed 20261231 doc_029), and those pages were returned as they came.
+ */
+export const NOISY_PAGE = 1.5;
+
+/**
+ * Whether a document plan measured damage on its page: a frame to straighten, a step of DAMAGE_STEPS, grain
+ * (`measures.noise`, NOISY_PAGE on), paper far from white (`measures.paperOffWhite`, PAPER_OFF_WHITE on) or stained
+ * in places (`measures.stainedShare`, STAINED_SHARE on).
  */
 export function documentDamageMeasured(plan: Pick<PagePlan, 'geometry' | 'steps' | 'measures'>): boolean {
   return (
     plan.geometry.length > 0 ||
     plan.steps.some((s) => DAMAGE_STEPS.has(s.name)) ||
+    (plan.measures.noise ?? 0) >= NOISY_PAGE ||
     (plan.measures.paperOffWhite ?? 0) >= PAPER_OFF_WHITE ||
     (plan.measures.stainedShare ?? 0) >= STAINED_SHARE
   );
