@@ -46,6 +46,6 @@ export {
   type InkChangeOptions,
   type InkChanges,
 } from './changes.js';
-export { checkedInTime, classicalReadsBetter, firstSafe, neverWorse } from './never-worse.js';
+export { checkedInTime, classicalReadsBetter, firstSafe, neverWorse, showsAsItCame } from './never-worse.js';
 export { patchBadWords, readInside, type WordSources } from './word-fallback.js';
 export { mergeWords, padBoxes, patchBoxes, patchBoxesLevelled } from './patch.js';

@@ -163,9 +163,7 @@ export async function firstSafe(
     if (second?.accept && second.badLines.length === 0 && !pageReadsWorse(second, FALLBACK_TOLERANCE))
       return {
         image: safe,
-        // Steps that found nothing to do leave the page as it came, and it is shown as such (dev seed 20261231
-        // doc_004, noise on white paper at 300 DPI: the conservative steps changed no pixel).
-        source: showsAsItCame(input, safe) ? 'input' : fallback.source,
+        source: fallback.source,
         ...(second.outputWords ? { words: second.outputWords } : {}),
       };
   }

@@ -22,6 +22,7 @@ import {
   neverWorse,
   pageReadsBetter,
   pageReadsWorse,
+  showsAsItCame,
   type Fallback,
   type FallbackSource,
 } from '../guard/never-worse.js';
@@ -468,8 +469,11 @@ export async function restorePageInThread(
       // every clearly read word kept (neverWorse found no fallback that does): the guard's OCR finds its way through a
       // skew of 2 degrees, a reader and an OCR held to the page's lines do not (fresh seed 102991 pdf_001 page 4, a
       // skewed form under scanner borders: 0.199 as it came, 0.013 restored).
+      // Conservative steps that found nothing to do show the page as it came too (dev seed 20261231 doc_004, Gaussian
+      // noise on white paper at 300 DPI: they changed no pixel, and the page came back unchanged).
       const restorationKept =
-        safer?.source === 'input' &&
+        safer !== undefined &&
+        (safer.source === 'input' || showsAsItCame(image, safer.image)) &&
         !safer.worse &&
         plan.route === 'document' &&
         documentDamageMeasured(plan);

@@ -19,6 +19,7 @@ import {
   readsBetter,
   readsOutOfOrder,
   readsWorse,
+  showsAsItCame,
 } from '../../src/guard/index.js';
 import type { OcrWord } from '../../src/ocr/recognize.js';
 import { restorePageInThread } from '../../src/pipeline/page.js';
@@ -329,9 +330,8 @@ describe('the whole page reads no worse than its input', () => {
     const guard = services.startGuard!(page, 150);
     const checked: RawImage[] = [];
     const spied = { ...guard, check: (img: RawImage) => (checked.push(img), guard.check(img)) };
-    // A page as good as the input (four grey levels darker), read beside another candidate before; and fallbacks
-    // that read worse.
-    const asGood: RawImage = { ...page, data: page.data.map((v) => (v >= 4 ? v - 4 : v + 4)) };
+    // A page as good as the input, read beside another candidate before; and fallbacks that read worse.
+    const asGood: RawImage = { ...page, data: Uint8Array.from(page.data) };
     const verdict = await spied.check(asGood);
     const erased = eraseBands(page);
     const first = await firstSafe(page, spied, [
@@ -349,20 +349,14 @@ describe('the whole page reads no worse than its input', () => {
     expect(none.source).toBe('input');
   }, 120_000);
 
-  it('shows a fallback that changed no pixel as the page as it came', async () => {
+  it('knows a page that changed no pixel (within a grey level) from one that changed', async () => {
     const page = await textPage({ height: 900, lines: 18, fontSize: 20 });
-    const guard = threadServices().startGuard!(page, 150);
-    // Steps that found nothing to do: the same pixels (within a grey level), in an image of their own.
-    const same: RawImage = { ...page, data: page.data.map((v) => (v >= 1 ? v - 1 : v + 1)) };
-    const safe = await firstSafe(page, guard, [{ source: 'conservative', run: () => Promise.resolve(same) }]);
-    expect(safe.source).toBe('input');
-    // Two grey levels off is a change.
-    const greyer: RawImage = { ...page, data: page.data.map((v) => (v >= 2 ? v - 2 : v + 2)) };
-    const changed = await firstSafe(page, guard, [
-      { source: 'conservative', run: () => Promise.resolve(greyer) },
-    ]);
-    expect(changed.source).toBe('conservative');
-  }, 120_000);
+    expect(showsAsItCame(page, { ...page, data: page.data.map((v) => (v >= 1 ? v - 1 : v + 1)) })).toBe(true);
+    expect(showsAsItCame(page, { ...page, data: page.data.map((v) => (v >= 2 ? v - 2 : v + 2)) })).toBe(
+      false,
+    );
+    expect(showsAsItCame(page, { ...page, width: page.width - 1 })).toBe(false);
+  });
 
   it('checks a PDF page as the PDF stores it: ink that its grey levels round to paper reads as lost', async () => {
     const page = await textPage({ height: 900, lines: 18, fontSize: 20 });
