@@ -119,8 +119,8 @@ const DAMAGE_STEPS = new Set([
 
 /**
  * Grain (estimateNoise, grey levels) that counts as damage though too light for the denoiser: every clean page of the
- * public set and of dev seed 20261231 measures 0; light sensor and Gaussian noise measure 2.9–4.4 (public doc_026 and
- * doc_027, seed 20261231 doc_029), and those pages were returned as they came.
+ * public set and of dev seed 20261231 measures 0; light sensor and Gaussian noise measure 2.9–4.5 (public doc_026 and
+ * doc_027, seed 20261231 doc_029, fresh seed 788000 doc_004 and doc_020), and those pages were returned as they came.
  */
 export const NOISY_PAGE = 1.5;
 
