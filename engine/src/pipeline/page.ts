@@ -473,10 +473,10 @@ export async function restorePageInThread(
       // noise on white paper at 300 DPI: they changed no pixel, and the page came back unchanged).
       const restorationKept =
         safer !== undefined &&
-        (safer.source === 'input' || showsAsItCame(image, safer.image)) &&
         !safer.worse &&
         plan.route === 'document' &&
-        documentDamageMeasured(plan);
+        documentDamageMeasured(plan) &&
+        (safer.source === 'input' || showsAsItCame(image, safer.image));
       if (safer && !restorationKept) {
         // A restoration that read no better is no guard failure when the page shows the conservative steps; a damaged
         // page shown as it came says why (no fallback read as well as the input).

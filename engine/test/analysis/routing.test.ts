@@ -16,6 +16,7 @@ import { toGrey } from '../../src/pixels/index.js';
 import { findTextLines, textLineCount } from '../../src/pixels/text-lines.js';
 import { greyPicture, textPage, tinted } from '../pages.js';
 import { onBusyDesk, textPage as letterPage } from './pages.js';
+import { withNoise } from '../steps/helpers.js';
 import { classifyPage, pageFeatures } from '../../src/analysis/measure.js';
 import type { Quad } from '../../src/pixels/geometry.js';
 
@@ -139,16 +140,8 @@ describe('routing and the no-unchanged rule', () => {
     // was planned for their grain, their restorations read as well as the inputs and no better, and both were
     // shown as they came.
     const page = await textPage({ lines: 14, paper: 255 });
-    let seed = 7;
-    const uniform = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / 2 ** 24;
-    // Gaussian grain of σ 6 (Box–Muller), clipped at white as a scanner clips it.
-    const grainy = {
-      ...page,
-      data: page.data.map((v) => {
-        const g = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-        return Math.max(0, Math.min(255, Math.round(v + 6 * g)));
-      }),
-    };
+    // Gaussian grain of σ 6, clipped at white as a scanner clips it.
+    const grainy = withNoise(page, 6);
     const plan = planPage(grainy, 150, 'auto');
     expect(plan.measures.noise).toBeGreaterThanOrEqual(NOISY_PAGE);
     expect(plan.steps.map((s) => s.name)).not.toContain('denoise-document');
