@@ -20,7 +20,7 @@ const sets = process.argv.length > 2 ? process.argv.slice(2) : [publicSet];
 const registry = createDefaultRegistry();
 const services = threadServices();
 // The engine cleans a page it cannot orient with the trained network, where it has one.
-const clean = pageNetCleaner(registry);
+const cleanAt = (dpi: number) => pageNetCleaner(registry, dpi);
 
 interface Tally {
   right: number;
@@ -55,7 +55,7 @@ for (const set of sets) {
       count(vote, voted.turns, wanted, scanned);
       const started = performance.now();
       const plan = planPage(page, dpi, 'auto');
-      const settled = await settledTurn(page, dpi, plan, registry, services, clean);
+      const settled = await settledTurn(page, dpi, plan, registry, services, cleanAt(dpi));
       seconds += (performance.now() - started) / 1000;
       cases++;
       const ended = settled ?? plan.measures.turns ?? 0;

@@ -272,9 +272,12 @@ function readAsItCame(
  */
 export function pageNetCleaner(
   registry: StepRegistry,
+  dpi: number,
   wanted = pageNetAvailable(),
 ): ((img: RawImage) => Promise<RawImage>) | undefined {
-  return wanted && registry.has(PAGE_NET) ? async (img) => registry.get(PAGE_NET).run(img, {}) : undefined;
+  return wanted && registry.has(PAGE_NET)
+    ? async (img) => registry.get(PAGE_NET).run(img, { dpi })
+    : undefined;
 }
 
 /**
@@ -313,7 +316,7 @@ export async function restorePageInThread(
     dustNet: netsWanted && photoNetAvailable(DUST_NET_FILE) && registry.has(DUST_NET_STEP),
   };
   let plan = planPage(decoded, dpi, opts.mode ?? 'auto', planOptions);
-  const clean = pageNetCleaner(registry, opts.pageNet);
+  const clean = pageNetCleaner(registry, dpi, opts.pageNet);
   const netAtHand = clean !== undefined;
   const turn = opts.steps ? undefined : await settledTurn(decoded, dpi, plan, registry, services, clean);
   if (turn !== undefined) plan = planPage(decoded, dpi, opts.mode ?? 'auto', { ...planOptions, turn });
@@ -359,7 +362,7 @@ export async function restorePageInThread(
       registry,
       keepAs && { ...keepAs, prefix: `${prefix}-00` },
     );
-    output = await registry.get(PAGE_NET).run(prepared, {});
+    output = await registry.get(PAGE_NET).run(prepared, { dpi });
     await keep(opts.keepTempDir, `${prefix}-00-${PAGE_NET}`, output);
     calls = planDocumentSteps(output, dpi, undefined, true).steps;
     applied.push(...plan.beforeNetwork.map((c) => c.name), PAGE_NET);

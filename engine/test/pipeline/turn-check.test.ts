@@ -132,7 +132,7 @@ describe('a planned page turn', () => {
     expect(plan.turnUnsure).toBe(true);
     const services = threadServices();
     expect(await settledTurn(sideways, dpi, plan, registry, services)).toBeUndefined();
-    const clean = pageNetCleaner(registry, true);
+    const clean = pageNetCleaner(registry, dpi, true);
     expect(await settledTurn(sideways, dpi, plan, registry, services, clean)).toBe(1);
   }, 120_000);
 });
