@@ -4,7 +4,7 @@ import type { RawImage } from '../image.js';
 import { fft2 } from '../pixels/fft.js';
 import { labelComponents } from '../pixels/components.js';
 import { boxMean, medianFilter, rankFilter, toGrey } from '../pixels/index.js';
-import { diskKernel, kernelTransfer } from '../pixels/kernels.js';
+import { diskKernel, kernelTransfer, sobel } from '../pixels/kernels.js';
 
 /**
  * JPEG blocking: mean absolute step between horizontally and vertically neighbouring pixels across the 8 px grid
@@ -385,25 +385,6 @@ function sobelOf(value: (j: number) => number, width: number, i: number): number
     value(i - width - 1) -
     2 * value(i - width) -
     value(i - width + 1);
-  return Math.sqrt(gx * gx + gy * gy);
-}
-
-/** Sobel gradient magnitude at pixel i (not on the border). */
-function sobel(src: Float32Array, width: number, i: number): number {
-  const gx =
-    src[i - width + 1]! +
-    2 * src[i + 1]! +
-    src[i + width + 1]! -
-    src[i - width - 1]! -
-    2 * src[i - 1]! -
-    src[i + width - 1]!;
-  const gy =
-    src[i + width - 1]! +
-    2 * src[i + width]! +
-    src[i + width + 1]! -
-    src[i - width - 1]! -
-    2 * src[i - width]! -
-    src[i - width + 1]!;
   return Math.sqrt(gx * gx + gy * gy);
 }
 

@@ -1,4 +1,5 @@
-// Blur kernels and their transfer functions (the defocus measure and the deconvolution share them).
+// Blur kernels and their transfer functions (the defocus measure and the deconvolution share them), and the Sobel
+// gradient.
 
 /** Pillbox (defocus) kernel of radius r as the generator of real defocus draws it: weight clamp(r + 0.5 − d). */
 export function diskKernel(radius: number): { size: number; weights: Float64Array } {
@@ -48,4 +49,23 @@ export function kernelTransfer(kernel: {
     }
     return h;
   };
+}
+
+/** Sobel gradient magnitude at pixel i (not on the border). */
+export function sobel(src: Float32Array, width: number, i: number): number {
+  const gx =
+    src[i - width + 1]! +
+    2 * src[i + 1]! +
+    src[i + width + 1]! -
+    src[i - width - 1]! -
+    2 * src[i - 1]! -
+    src[i + width - 1]!;
+  const gy =
+    src[i + width - 1]! +
+    2 * src[i + width]! +
+    src[i + width + 1]! -
+    src[i - width - 1]! -
+    2 * src[i - width]! -
+    src[i - width + 1]!;
+  return Math.sqrt(gx * gx + gy * gy);
 }

@@ -5,6 +5,7 @@
 import { createImage, type RawImage } from '../image.js';
 import { boxMean, toGrey, type Grey } from '../pixels/index.js';
 import { labelComponents } from '../pixels/components.js';
+import { sobel } from '../pixels/kernels.js';
 import { estimateBackground } from './document.js';
 
 /** Grey level under which a pixel of the network's page is ink. */
@@ -127,19 +128,5 @@ function sobelAt(src: Float32Array, width: number, height: number, i: number): n
   const x = i % width;
   const y = (i - x) / width;
   if (x === 0 || y === 0 || x === width - 1 || y === height - 1) return 0;
-  const gx =
-    src[i - width + 1]! +
-    2 * src[i + 1]! +
-    src[i + width + 1]! -
-    src[i - width - 1]! -
-    2 * src[i - 1]! -
-    src[i + width - 1]!;
-  const gy =
-    src[i + width - 1]! +
-    2 * src[i + width]! +
-    src[i + width + 1]! -
-    src[i - width - 1]! -
-    2 * src[i - width]! -
-    src[i - width + 1]!;
-  return Math.sqrt(gx * gx + gy * gy) / 8;
+  return sobel(src, width, i) / 8;
 }
