@@ -35,6 +35,8 @@ export interface InkChanges {
   /** Ink (1) of the aligned input and of the output. */
   inputInk: Uint8Array;
   outputInk: Uint8Array;
+  /** Boxes of faint input ink the output draws solid (see SOLID_INK). */
+  darkened: Box[];
 }
 
 export function intersects(a: Box, b: Box): boolean {
@@ -172,12 +174,20 @@ export function blobs(
   return boxes;
 }
 
+/**
+ * How much darker than its neighbourhood ink is solid (inkMask's `darker`): print measures 0.65–0.8 deep, print
+ * faded under a stain 0.3–0.35 (fresh seed 406805 doc_018). Where the output draws faint ink solid, its reading
+ * cannot stand for the input's, and a crop of the input reads faint words better than the whole page does (see
+ * InkChanges.darkened).
+ */
+const SOLID_INK = 0.5;
+
 /** The input's side of inkChanges, derived once per input image and resolution. */
 interface InputInk {
   grey: Grey;
   skew: number;
   /** By the angle the input was turned to align it with an output (0 or its skew). */
-  aligned: Map<number, Promise<{ grey: Grey; ink: Uint8Array; near: Uint8Array }>>;
+  aligned: Map<number, Promise<{ grey: Grey; ink: Uint8Array; near: Uint8Array; solidNear: Uint8Array }>>;
 }
 
 /**
@@ -204,7 +214,13 @@ function alignedInk(of: InputInk, angle: number, dpi: number) {
     found = (async () => {
       const grey = angle === 0 ? of.grey : ((await deskew.run(of.grey, { angle })) as Grey);
       const ink = inkMask(grey, dpi);
-      return { grey, ink, near: dilate(ink, grey.width, grey.height) };
+      const solid = inkMask(grey, dpi, SOLID_INK);
+      return {
+        grey,
+        ink,
+        near: dilate(ink, grey.width, grey.height),
+        solidNear: dilate(solid, grey.width, grey.height),
+      };
     })();
     of.aligned.set(angle, found);
   }
@@ -228,19 +244,36 @@ export async function inkChanges(
   const { skew } = inputInk;
   const angle =
     Math.abs(skew) >= 0.3 && Math.abs(estimateSkew(outGrey, opts.dpi)) < Math.abs(skew) / 2 ? skew : 0;
-  const { grey: aligned, ink: inInk, near: inNear } = await alignedInk(inputInk, angle, opts.dpi);
+  const {
+    grey: aligned,
+    ink: inInk,
+    near: inNear,
+    solidNear: inSolidNear,
+  } = await alignedInk(inputInk, angle, opts.dpi);
   const { width: w, height: h } = outGrey;
   const outInk = inkMask(outGrey, opts.dpi);
+  const outSolid = inkMask(outGrey, opts.dpi, SOLID_INK);
   const outNear = dilate(outInk, w, h);
   const changed = new Uint8Array(w * h);
+  const darkened = new Uint8Array(w * h);
   for (let i = 0; i < changed.length; i++) {
     // Removed: input ink with no output ink within a pixel; added: the other way round.
     changed[i] = (inInk[i]! & (outNear[i]! ^ 1)) | (outInk[i]! & (inNear[i]! ^ 1));
+    // Darkened: solid output ink on faint input ink, with no solid input ink within a pixel.
+    darkened[i] = outSolid[i]! & inInk[i]! & (inSolidNear[i]! ^ 1);
   }
   const scale = (opts.dpi / 150) ** 2;
   const tile = Math.round(opts.dpi / 4);
-  const boxes = blobs(changed, w, h, Math.max(1, Math.round((opts.minArea ?? 6) * scale)), undefined, tile);
-  return { boxes, aligned, angle, inputInk: inInk, outputInk: outInk };
+  const minArea = Math.max(1, Math.round((opts.minArea ?? 6) * scale));
+  const boxes = blobs(changed, w, h, minArea, undefined, tile);
+  return {
+    boxes,
+    aligned,
+    angle,
+    inputInk: inInk,
+    outputInk: outInk,
+    darkened: blobs(darkened, w, h, minArea),
+  };
 }
 
 /**

@@ -21,6 +21,15 @@ import {
 let page: RawImage;
 let pageOcr: OcrResult;
 
+/** The box's ink faded towards white paper, to `depth` of its darkness. */
+function fadeBox(img: RawImage, box: Box, depth: number): void {
+  for (let y = Math.floor(box.y0); y < Math.ceil(box.y1); y++)
+    for (let x = Math.floor(box.x0); x < Math.ceil(box.x1); x++) {
+      const i = y * img.width + x;
+      img.data[i] = Math.round(255 - depth * (255 - img.data[i]!));
+    }
+}
+
 function overlaps(a: Box, b: Box): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
@@ -38,6 +47,8 @@ describe('inkChanges', () => {
   it('finds nothing on an identical or mildly smoothed page', async () => {
     expect((await inkChanges(page, copyImage(page), { dpi: 150 })).boxes).toEqual([]);
     expect((await inkChanges(page, await median3(page), { dpi: 150 })).boxes).toEqual([]);
+    expect((await inkChanges(page, copyImage(page), { dpi: 150 })).darkened).toEqual([]);
+    expect((await inkChanges(page, await median3(page), { dpi: 150 })).darkened).toEqual([]);
   });
 
   it('finds an erased word and a rewritten one where they were', async () => {
@@ -146,6 +157,22 @@ describe("guardPage reading the input only where it changed (inputRead: 'changed
     const smooth = await guardPage(page, await median3(page), { inputRead: 'changed', dpi: 150 });
     expect(smooth.accept).toBe(true);
     expect(smooth.reread!.share).toBeLessThan(0.8);
+  }, 30_000);
+
+  it('reads the input whole where the output draws faint ink solid, and only there', async () => {
+    // Two words faded to a third of their depth, as print under a stain; the output shows them as printed.
+    const faded = copyImage(page);
+    for (const word of ['warehouse', 'prepared']) fadeBox(faded, findWord(pageOcr, word), 0.35);
+    const changes = await inkChanges(faded, page, { dpi: 150 });
+    expect(changes.darkened.length).toBeGreaterThan(0);
+    for (const box of changes.darkened)
+      expect(['warehouse', 'prepared'].some((w) => overlaps(box, findWord(pageOcr, w)))).toBe(true);
+    const result = await guardPage(faded, page, { inputRead: 'changed', dpi: 150 });
+    expect(result.reread?.triggers.inkDarkened).toBeGreaterThan(0);
+    expect(result.reread?.full).toBe(true);
+    // The other way round, the output's ink is fainter than the input's: nothing darkened, read in part.
+    const paled = await guardPage(page, faded, { inputRead: 'changed', dpi: 150 });
+    expect(paled.reread?.triggers.inkDarkened).toBe(0);
   }, 30_000);
 
   it('rejects a page where a word was painted out, and names it', async () => {
