@@ -73,9 +73,58 @@ async function blankPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** Restores one page in a worker thread. */
-export async function runPageTask(task: PageTask, signal: AbortSignal): Promise<RestoredPage> {
-  return (await enginePool().run(task, { signal })) as RestoredPage;
+/** How long an aborted task may take to stop by itself before its thread is ended (see `runStoppable`). */
+const DEFAULT_STOP_GRACE_MS = 30_000;
+
+/**
+ * Runs a task in the pool and, when `signal` aborts, asks it to stop instead of ending its thread at once: a
+ * thread ended inside a native call (an ONNX network run) takes the whole process down ("terminate called after
+ * throwing an instance of 'Napi::Error'"), so a page stopped by its time limit, a lost lease or a deleted
+ * original would end the worker and every job in it. The page task checks `stop` before each step
+ * (pipeline/worker.ts), so it ends at its next step; the promise settles then, rejected with the abort's reason.
+ * Only a task still running `graceMs` after the request, a step that never ends, has its thread ended.
+ */
+async function runStoppable<R>(
+  task: Task,
+  options: { name?: string; signal?: AbortSignal; stop?: Int32Array; graceMs?: number },
+): Promise<R> {
+  const { name, signal, stop, graceMs = DEFAULT_STOP_GRACE_MS } = options;
+  if (!signal) return (await enginePool().run(task, name ? { name } : {})) as R;
+  signal.throwIfAborted();
+  const lastResort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    if (stop) Atomics.store(stop, 0, 1);
+    timer = setTimeout(() => lastResort.abort(signal.reason), graceMs);
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const result = (await enginePool().run(task, {
+      ...(name ? { name } : {}),
+      signal: lastResort.signal,
+    })) as R;
+    signal.throwIfAborted();
+    return result;
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Restores one page in a worker thread; an aborted page stops at its next step (`runStoppable`). */
+export async function runPageTask(
+  task: Omit<PageTask, 'stop'>,
+  signal: AbortSignal,
+  graceMs?: number,
+): Promise<RestoredPage> {
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  return runStoppable<RestoredPage>(
+    { ...task, stop },
+    { signal, stop, ...(graceMs !== undefined ? { graceMs } : {}) },
+  );
 }
 
 /**
@@ -96,10 +145,8 @@ export async function assembleInPool(
   pdf: BuildPdfOptions = {},
 ): Promise<AssembledOutput> {
   const task: AssembleTask = { doc, pages, pdf };
-  return (await enginePool().run(task, {
-    name: 'assembleTask',
-    ...(signal ? { signal } : {}),
-  })) as AssembledOutput;
+  // Assembly has no steps to stop between: an aborted one runs to its end (or its grace) first.
+  return runStoppable<AssembledOutput>(task, { name: 'assembleTask', ...(signal ? { signal } : {}) });
 }
 
 export function poolThreads(): number {

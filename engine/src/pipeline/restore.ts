@@ -13,8 +13,10 @@ export const DEFAULT_PAGE_TIMEOUT_MS = 120_000;
 
 export interface RestorePageOptions extends PageOptions {
   signal?: AbortSignal;
-  /** Time limit for this page; the worker running it is stopped when it is exceeded. */
+  /** Time limit for this page; the page is stopped at its next step when it is exceeded. */
   timeoutMs?: number;
+  /** How long a stopped page may take to reach its next step before its thread is ended (a step that hangs). */
+  stopGraceMs?: number;
   /** Extra step modules for the workers (default export: Step or Step[]). */
   stepModules?: string[];
 }
@@ -41,11 +43,11 @@ export async function restorePage(
   index: number,
   opts: RestorePageOptions = {},
 ): Promise<RestoredPage> {
-  const { signal, timeoutMs = DEFAULT_PAGE_TIMEOUT_MS, stepModules = [], ...pageOpts } = opts;
+  const { signal, timeoutMs = DEFAULT_PAGE_TIMEOUT_MS, stepModules = [], stopGraceMs, ...pageOpts } = opts;
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   try {
-    return await runPageTask({ doc, index, opts: pageOpts, stepModules }, combined);
+    return await runPageTask({ doc, index, opts: pageOpts, stepModules }, combined, stopGraceMs);
   } catch (error) {
     if (timeout.aborted && !signal?.aborted) throw new PageTimeoutError(index, timeoutMs);
     throw error;
@@ -120,6 +122,8 @@ export interface PageDone {
 
 export interface RestoreDocumentOptions extends PageOptions {
   pageTimeoutMs?: number;
+  /** See RestorePageOptions. */
+  stopGraceMs?: number;
   signal?: AbortSignal;
   stepModules?: string[];
   checkpoint?: PageCheckpoints;

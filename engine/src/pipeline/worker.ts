@@ -20,6 +20,8 @@ export interface PageTask {
   opts: PageOptions;
   /** JavaScript modules (paths) whose default export is a Step or Step[] to register: extra or replacement steps. */
   stepModules: string[];
+  /** Set to 1 by the calling thread to stop the page before its next step (pool.ts, `runStoppable`). */
+  stop: Int32Array;
 }
 
 useEngineSettings(workerData as EngineSettings);
@@ -39,7 +41,10 @@ async function loadStepModules(modules: string[]): Promise<void> {
 
 export default async function restorePageTask(task: PageTask): Promise<RestoredPage> {
   await loadStepModules(task.stepModules);
-  return restorePageInThread(task.doc, task.index, task.opts, registry, threadServices());
+  const steps = registry.checkedBy(() => {
+    if (Atomics.load(task.stop, 0) !== 0) throw new Error(`Page ${task.index + 1} was stopped.`);
+  });
+  return restorePageInThread(task.doc, task.index, task.opts, steps, threadServices());
 }
 
 /** A PDF's description, or the typed input error it raised (its class does not survive the thread boundary). */

@@ -44,6 +44,20 @@ export class StepRegistry {
   list(): Step[] {
     return [...this.steps.values()];
   }
+
+  /** The same steps, each calling `check` first: a check that throws stops the work between two steps. */
+  checkedBy(check: () => void): StepRegistry {
+    const checked = new StepRegistry();
+    for (const step of this.steps.values())
+      checked.register({
+        ...step,
+        run: (img, params) => {
+          check();
+          return step.run(img, params);
+        },
+      });
+    return checked;
+  }
 }
 
 export function num(params: StepParams, key: string, fallback: number): number {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
@@ -8,6 +9,7 @@ import {
   closeEnginePool,
   loadDocument,
   restore,
+  restorePage,
   type RestoreProgress,
   type StepCall,
 } from '../../src/index.js';
@@ -102,12 +104,36 @@ describe('restore', () => {
     const input = evalFile('doc_030', 'degraded.png');
     const result = await restore(input, {
       stepModules: [testSteps],
+      // A step that never yields is stopped by ending its thread, once the grace to stop by itself is over.
       steps: [{ name: 'test-spin', params: { ms: 60_000 } }],
       pageTimeoutMs: 1_500,
+      stopGraceMs: 1_000,
     });
     expect(result.pages[0]).toMatchObject({ ok: false });
     expect(result.pages[0]!.error).toMatch(/took longer than 1500 ms/);
     expect(Buffer.from(result.bytes).equals(input)).toBe(true);
+  });
+
+  it('stops an aborted page before its next step, without ending its thread in the step it is in', async () => {
+    // Ending a thread inside a native call (an ONNX run) aborts the whole process, so a page asked to stop
+    // finishes the step it is in and stops before the next one: the call settles only after that step.
+    const doc = await loadDocument(evalFile('doc_030', 'degraded.png'));
+    const startedFile = path.join(mkdtempSync(path.join(tmpdir(), 'folio-stop-')), 'started');
+    const controller = new AbortController();
+    const page = restorePage(doc, 0, {
+      stepModules: [testSteps],
+      steps: [{ name: 'test-spin', params: { ms: 2_000, startedFile } }],
+      signal: controller.signal,
+    });
+    const outcome = page.then(
+      () => 'restored',
+      (error: Error) => error.message,
+    );
+    await expect.poll(() => existsSync(startedFile), { timeout: 30_000, interval: 20 }).toBe(true);
+    controller.abort(new Error('taken away'));
+    expect(await outcome).toBe('taken away');
+    // Settled once the step ended (2 s after it started), not at the abort.
+    expect(Date.now()).toBeGreaterThanOrEqual(Number(readFileSync(startedFile, 'utf8')) + 2_000);
   });
 
   it('refuses bad input with a typed error', async () => {
