@@ -17,7 +17,7 @@ function readIfThere(file) {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
-/** The first error line vitest printed outside the tests, from the suite's log. */
+/** The first error line vitest printed outside the tests, and how a worker that died did, from the suite's log. */
 function outsideError(suite) {
   const lines = (readIfThere(join(dir, `${suite}.log`)) ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const start = Math.max(
@@ -27,7 +27,10 @@ function outsideError(suite) {
   const error = lines
     .slice(start)
     .find((line) => /\b\w*Error\b|Timeout/.test(line) && !/Unhandled/.test(line));
-  return (error ?? 'see its output').trim().slice(0, 200);
+  // A worker that died says so under "Caused by"; what killed it (a native abort) was printed where it happened.
+  const cause = lines.slice(start).find((line) => /^\s*Caused by:/.test(line));
+  const death = lines.find((line) => /terminate called|Segmentation fault|FATAL ERROR|out of memory/.test(line));
+  return [error ?? 'see its output', cause, death].filter(Boolean).join(' ').trim().slice(0, 400);
 }
 
 let passed = 0;
@@ -35,6 +38,7 @@ let failed = 0;
 let skipped = 0;
 // Failures are listed again here, at the end of the output, where a log cut to its last lines still shows them.
 const failures = [];
+const notRun = [];
 for (const name of readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .sort()) {
@@ -44,9 +48,12 @@ for (const name of readdirSync(dir)
   for (const file of report.testResults) {
     const where = `${suite} ${file.name.replace(/^.*?\/(test|src)\//, '$1/')}`;
     const failedTests = file.assertionResults.filter((t) => t.status === 'failed');
+    // No test is skipped on purpose here, so one that did not run (its worker died, say) is named.
+    for (const test of file.assertionResults.filter((t) => t.status !== 'failed' && t.status !== 'passed'))
+      notRun.push(`NOT RUN ${where} › ${test.fullName} (${test.status})`);
     for (const test of failedTests) {
       const failure = test.failureMessages[0] ?? '';
-      const message = failure.split('\n')[0].slice(0, 160);
+      const message = failure.split('\n')[0].slice(0, 400);
       // The test file's own line in the stack says which step failed (a timeout's message does not).
       const line = stackLine(failure, basename(file.name));
       failures.push(
@@ -71,6 +78,6 @@ for (const name of readdirSync(dir)
   failed += suiteFailed;
   skipped += report.numPendingTests + report.numTodoTests;
 }
-for (const line of failures) console.log(line);
+for (const line of [...notRun, ...failures]) console.log(line);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
