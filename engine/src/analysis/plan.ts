@@ -279,7 +279,8 @@ export function planDocumentSteps(
   const smoothed = steps.some((s) => s.name === 'smooth-document');
   both({ name: 'flatten-background', params: { dpi } });
   both({ name: 'clear-edge-marks', params: { dpi } });
-  steps.push({ name: 'remove-speckles', params: { dpi } });
+  // Under salt and pepper the specks within the gutters between columns go too (remove-speckles' clearGutters).
+  steps.push({ name: 'remove-speckles', params: saltAndPepper ? { dpi, clearGutters: 1 } : { dpi } });
   const skew = estimateSkew(grey, dpi);
   measures.skew = skew;
   if (Math.abs(skew) >= 0.3) both({ name: 'deskew', params: { angle: skew } });

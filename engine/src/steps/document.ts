@@ -19,6 +19,7 @@ import {
   type Grey,
 } from '../pixels/index.js';
 import { hasOtherInk, labelComponents, type ComponentBox } from '../pixels/components.js';
+import { findGutters } from '../pixels/gutters.js';
 
 const scaleOf = (params: Record<string, unknown>) => num(params as never, 'dpi', 150) / 150;
 
@@ -354,6 +355,14 @@ export const removeSpeckles: Step = {
     const window = (2 * radius + 1) * (2 * radius + 1);
     const around = boxMean(mask, width, height, radius);
     const maxAround = num(params, 'maxAroundShare', 0.03) * window;
+    // With clearGutters, a speck within a gutter between columns goes whatever ink is around it, whatever specks lie
+    // next to it, unless it stands right beside a glyph (a full stop at a line's end: within two gaps). No text lies in
+    // a gutter; on a page under salt and pepper the specks there keep each other from the little-ink test, and
+    // Tesseract, finding ink across the gutter, may read the columns line by line as one (dev seed 20261301 doc_028,
+    // two columns under salt and pepper: the network's page read at CER 0.704; 0.062 with its gutter whitened below
+    // the heading, and which specks tipped the reading was a matter of a few pixels, so all of them go).
+    const gutters = num(params, 'clearGutters', 0) > 0 ? findGutters(grey, num(params, 'dpi', 150)) : [];
+    const inGutter = (b: Box) => gutters.some((g) => b.x0 >= g.x0 && b.x1 < g.x1);
     // Toner and dust are dark. A faint speck, barely under the threshold, may instead be the darkest core of a
     // pale glyph (print blurred under a water stain: whitening those cores punched holes in its words), so a
     // faint one goes only when the frame just outside it is near-white paper.
@@ -376,17 +385,18 @@ export const removeSpeckles: Step = {
       const b = boxes[id]!;
       const cx = Math.round((b.x0 + b.x1) / 2);
       const cy = Math.round((b.y0 + b.y1) / 2);
-      if (around[cy * width + cx]! * window - area > maxAround) continue;
+      const gutter = inGutter(b);
+      if (!gutter && around[cy * width + cx]! * window - area > maxAround) continue;
       // A dash is at least twice as wide as tall: a list's bullet dash is 5 × 2 px at 150 DPI, 4 × 2 once softened,
       // and 30–32 px before its line (fresh seed 174071's clean doc_003 lost them: 2.5 times as wide, 32 px reach).
       const dashWidth = b.x1 - b.x0 + 1;
       const dash = dashWidth >= 3 && dashWidth >= 2 * (b.y1 - b.y0 + 1);
-      const rx = dash ? 3 * reachX : reachX;
+      const rx = gutter ? 2 * gap : dash ? 3 * reachX : reachX;
       // A letter-tall one counts itself among the glyphs; it stays only with another glyph within reach.
       const own = isGlyph(id) ? area : 0;
       if (rectSum(glyphSum, width, height, b.x0 - rx, b.y0 - reachY, b.x1 + rx, b.y1 + reachY) > own)
         continue;
-      if (hasOtherInk(labels, id, b, gap, width, height)) continue;
+      if (!gutter && hasOtherInk(labels, id, b, gap, width, height)) continue;
       const faint = darkestOf(grey, labels, id, b) > faintLevel;
       if (faint && frameMean(grey, b, gap + 1) < minFrame) continue;
       for (let y = b.y0; y <= b.y1; y++)

@@ -150,7 +150,8 @@ describe('document steps on real eval crops', () => {
     expect(stops.size).toBeGreaterThan(30);
     const out = toGrey(await run('remove-salt-pepper', clean, { specksOnly: 1 }), 'max');
     const lost = new Set(stops);
-    for (let i = 0; i < ink.length; i++) if (stops.has(labels[i]!) && out.data[i]! < 128) lost.delete(labels[i]!);
+    for (let i = 0; i < ink.length; i++)
+      if (stops.has(labels[i]!) && out.data[i]! < 128) lost.delete(labels[i]!);
     expect(lost.size).toBeLessThanOrEqual(3);
   });
 
@@ -217,6 +218,41 @@ describe('document steps on real eval crops', () => {
     expect(at(45, 50)).toBe(20);
     expect(at(221, 91)).toBe(255);
     expect(at(250, 20)).toBe(255);
+  });
+
+  it('remove-speckles with clearGutters takes the specks out of the gutter between two columns, not the stops', async () => {
+    // Dev seed 20261301 doc_028: salt and pepper in the gutter of two columns, specks too close to each other for the
+    // little-ink test, made Tesseract read the columns line by line as one.
+    const page = createImage(400, 300, 1);
+    page.data.fill(255);
+    const fill = (x0: number, y0: number, w: number, h: number, level = 20) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) page.data[y * 400 + x] = level;
+    };
+    // Glyphs with soft grey edges, as scanned (Otsu then parts ink from paper between the two).
+    const glyph = (x0: number, y0: number) => {
+      fill(x0 - 1, y0 - 1, 14, 16, 130);
+      fill(x0, y0, 12, 14);
+    };
+    for (let line = 0; line < 12; line++) {
+      const y = 20 + 22 * line;
+      for (let i = 0; i < 10; i++) glyph(20 + 16 * i, y); // left column: x 20-175
+      for (let i = 0; i < 9; i++) glyph(240 + 16 * i, y); // right column: x 240-379
+    }
+    fill(178, 20 + 22 * 3 + 11, 3, 3); // a full stop after the left column's fourth line
+    for (let y = 60; y < 140; y += 4) for (let x = 192; x < 224; x += 4) fill(x, y, 2, 2); // specks in the gutter
+    const specks = (img: typeof page) => {
+      let n = 0;
+      for (let y = 60; y < 140; y++) for (let x = 192; x < 224; x++) if (img.data[y * 400 + x]! < 128) n++;
+      return n;
+    };
+    const plain = toGrey(await run('remove-speckles', page), 'max');
+    const cleared = toGrey(await run('remove-speckles', page, { clearGutters: 1 }), 'max');
+    expect(specks(plain)).toBe(specks(page)); // close together, none is lone
+    expect(specks(cleared)).toBe(0);
+    for (const out of [plain, cleared]) {
+      expect(out.data[(20 + 22 * 3 + 12) * 400 + 179]).toBe(20); // the stop
+      expect(out.data[30 * 400 + 25]).toBe(20); // a glyph
+    }
   });
 
   it("remove-speckles keeps a list's bullet dash before its line, softened to 4 x 2 px", async () => {
