@@ -148,6 +148,9 @@ export class RestorationRunner {
       }
       throw error;
     }
+    // Taken away while its last pages were ending: a page stops only between its steps, so every page can still end
+    // after the abort, and the job is then another worker's to finish (from these pages' checkpoints), not this one's.
+    if (signal.aborted) throw new JobAbortedError(`job ${jobId} was taken away from this worker`);
 
     if (counters.successful_pages === 0) {
       const reason = await this.jobs.firstPageFailure(db, job.id);

@@ -242,6 +242,27 @@ describe('RestorationRunner', () => {
     expect((await h.jobs.find(db, jobId))?.attempts).toBe(2);
   });
 
+  it('hands a job back, not delivered, when it is taken away as its last page ends', async () => {
+    // A page stops only between its steps, so pages can still end after the abort (CI once saw the job delivered).
+    const db = h.database.db;
+    const userId = await newUser(2);
+    const fileId = await addOriginal(db, h.storage, userId, tiff(twoPages, 2));
+    const { jobId } = await h.service.start(userId, fileId);
+    const lost = new AbortController();
+    const unsubscribe = h.eventBus.subscribe(userId, (event) => {
+      if (event.type === 'restoration.progress' && event.successfulPages + event.failedPages === 2)
+        lost.abort();
+    });
+    try {
+      await expect(h.runner().run(jobId, lost.signal)).rejects.toBeInstanceOf(JobAbortedError);
+    } finally {
+      unsubscribe();
+    }
+    expect(eventsOf('restoration.completed')).toEqual([]);
+    expect((await h.jobs.find(db, jobId))?.status).toBe('running');
+    expect(await checkpointedPages(jobId, 2)).toEqual([0, 1]);
+  });
+
   it('ends a job that used up its attempts failed, refunding every page (no file was delivered)', async () => {
     const db = h.database.db;
     const userId = await newUser(2);
